@@ -1,0 +1,36 @@
+"""The ``stonk-envs`` command: one subcommand per job, each in its own module.
+
+Each module named in ``SUBCOMMANDS`` has a docstring (its help), ``add_arguments(parser)``
+and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = {
+    "demo": "stonk_envs.demo",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="stonk-envs", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, module_name in SUBCOMMANDS.items():
+        module = importlib.import_module(module_name)
+        summary = (module.__doc__ or name).strip().splitlines()[0]
+        command = sub.add_parser(name, help=summary, description=module.__doc__)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The pieces shared by every game: the adapter, the tick mechanism, rewards and randomness."""

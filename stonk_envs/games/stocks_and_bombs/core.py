@@ -1,0 +1,352 @@
+"""Stocks & Bombs rules core (compiled): state, actions, ticks, scoring, observations.
+
+Pieces have ids ``colour * 3 + size_index``; size_index 0, 1, 2 is Small, Medium, Large with
+1, 2, 3 pips. Seat p owns colour p. Everything a seat sees or names is relative to it:
+relative seat ``(q - p) mod n`` and relative piece ``((colour - p) mod n) * 3 + size_index``.
+
+Action layout for n players (A = 9n^2 + n + 1; 331 at n = 6):
+
+====================  ============================================================
+index                 action
+====================  ============================================================
+0                     WAIT
+1 + g * 3n + r        PROPOSE(give my relative piece g, receive relative piece r)
+1 + 9n^2 + (j - 1)    ACCEPT the open proposal of relative seat j (1..n-1)
+9n^2 + n              STOP
+====================  ============================================================
+
+Observation layout (all from the observer's seat, relative seats and colours):
+
+=====================  =========  ==============================================
+entries                size       meaning
+=====================  =========  ==============================================
+holder one-hot         3n * n     piece g is held by relative seat j
+target one-hot         n          my secret target colour
+proposal open          n          relative seat j has an open proposal
+proposal give          n * 3n     the piece j gives
+proposal receive       n * 3n     the piece j asks for
+totals                 n          running totals
+last round scores      n          the round scores of the last scored round
+round, tick, left      3          round index, tick in round, ticks left
+=====================  =========  ==============================================
+"""
+
+import numpy as np
+from numba import njit
+
+from stonk_envs.core import negotiation, rewards, rng
+
+MAX_PLAYERS = 6
+MAX_PIECES = 3 * MAX_PLAYERS
+NONE = -1
+
+STATE_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64),
+        ("n", np.int32),
+        ("tick_cap", np.int32),
+        ("round_cap", np.int32),
+        ("points_to_win", np.int32),
+        ("reward_mode", np.int32),
+        ("round", np.int32),
+        ("tick", np.int32),
+        ("round_over", np.bool_),
+        ("game_over", np.bool_),
+        ("caller", np.int32),
+        ("holder", np.int8, (MAX_PIECES,)),
+        ("target", np.int8, (MAX_PLAYERS,)),
+        ("prop_give", np.int8, (MAX_PLAYERS,)),
+        ("prop_recv", np.int8, (MAX_PLAYERS,)),
+        ("prop_to", np.int8, (MAX_PLAYERS,)),
+        ("seen_give", np.int8, (MAX_PLAYERS,)),
+        ("seen_recv", np.int8, (MAX_PLAYERS,)),
+        ("totals", np.int32, (MAX_PLAYERS,)),
+        ("last_scores", np.int32, (MAX_PLAYERS,)),
+    ]
+)
+
+
+# ---------------------------------------------------------------------------- sizes
+@njit(cache=True)
+def num_actions(n):
+    return 9 * n * n + n + 1
+
+
+@njit(cache=True)
+def obs_size(n):
+    return 3 * n * n + n + n + 2 * n * 3 * n + n + n + 3
+
+
+# ---------------------------------------------------------------------------- pieces
+@njit(cache=True)
+def pips(piece):
+    return piece % 3 + 1
+
+
+@njit(cache=True)
+def to_relative_piece(piece, seat, n):
+    return ((piece // 3 - seat) % n) * 3 + piece % 3
+
+
+@njit(cache=True)
+def to_absolute_piece(rel, seat, n):
+    return ((rel // 3 + seat) % n) * 3 + rel % 3
+
+
+# ---------------------------------------------------------------------------- scoring
+@njit(cache=True)
+def pips_of_colour(holder, n, player, colour):
+    """Pips of ``colour`` that ``player`` holds."""
+    total = 0
+    for size in range(3):
+        if holder[colour * 3 + size] == player:
+            total += size + 1
+    return total
+
+
+@njit(cache=True)
+def round_scores(holder, target, n, out):
+    """Write each player's round score (B6, before the STOP penalty) into ``out[:n]``."""
+    for p in range(n):
+        t = target[p]
+        if t != p:
+            out[p] = pips_of_colour(holder, n, p, t) - pips_of_colour(holder, n, t, p)
+        else:
+            score = 0
+            for x in range(n):
+                if x != p:
+                    mine = pips_of_colour(holder, n, p, x)
+                    if mine > 0:
+                        score += mine - pips_of_colour(holder, n, x, p)
+            out[p] = score
+
+
+@njit(cache=True)
+def score_round_into(s, gains):
+    """Score the ending round: totals floored at 0, the STOP penalty (B6b); gains per seat."""
+    n = s.n
+    scores = np.zeros(n, np.int32)
+    round_scores(s.holder, s.target, n, scores)
+    best = scores.max()
+    for p in range(n):
+        before = s.totals[p]
+        total = max(0, before + scores[p])
+        if p == s.caller and scores[p] < best:
+            total = max(0, total - 1)
+        s.totals[p] = total
+        s.last_scores[p] = scores[p]
+        gains[p] = total - before
+
+
+# ---------------------------------------------------------------------------- setup
+@njit(cache=True)
+def deal_round(s):
+    """Everyone takes back their own three pieces; targets are shuffled and dealt (B2)."""
+    n = s.n
+    for piece in range(MAX_PIECES):
+        s.holder[piece] = piece // 3 if piece < 3 * n else NONE
+    for p in range(MAX_PLAYERS):
+        s.target[p] = p if p < n else NONE
+        s.prop_give[p] = NONE
+        s.prop_recv[p] = NONE
+        s.prop_to[p] = NONE
+        s.seen_give[p] = NONE
+        s.seen_recv[p] = NONE
+    rng.shuffle(s, s.target, n)
+    s.tick = 0
+    s.round_over = False
+    s.caller = NONE
+
+
+@njit(cache=True)
+def init(s, seed, n, tick_cap, round_cap, points_to_win, reward_mode):
+    """Start a new game in record ``s``."""
+    s.rng = np.uint64(seed)
+    s.n = n
+    s.tick_cap = tick_cap
+    s.round_cap = round_cap
+    s.points_to_win = points_to_win
+    s.reward_mode = reward_mode
+    s.round = 0
+    s.game_over = False
+    for p in range(MAX_PLAYERS):
+        s.totals[p] = 0
+        s.last_scores[p] = 0
+    deal_round(s)
+
+
+# ---------------------------------------------------------------------------- legality
+@njit(cache=True)
+def proposal_valid(s, j):
+    """j's open proposal exists and both pieces are still where they were."""
+    g = s.prop_give[j]
+    return g != NONE and s.holder[g] == j and s.holder[s.prop_recv[j]] == s.prop_to[j]
+
+
+@njit(cache=True)
+def can_accept(s, seat, j):
+    """``seat`` may accept j's proposal: it is addressed to ``seat`` and still valid."""
+    return j != seat and s.prop_give[j] != NONE and s.prop_to[j] == seat and proposal_valid(s, j)
+
+
+@njit(cache=True)
+def legal_mask(s, seat, out):
+    """Write ``seat``'s action mask into ``out``."""
+    out[:] = 0
+    if s.game_over:
+        return
+    n = s.n
+    m = 3 * n
+    out[0] = 1
+    for g in range(m):
+        if s.holder[to_absolute_piece(g, seat, n)] != seat:
+            continue
+        for r in range(m):
+            if s.holder[to_absolute_piece(r, seat, n)] != seat:
+                out[1 + g * m + r] = 1
+    for jr in range(1, n):
+        if can_accept(s, seat, (seat + jr) % n):
+            out[m * m + jr] = 1
+    out[m * m + n] = 1
+
+
+# ---------------------------------------------------------------------------- ticks
+@njit(cache=True)
+def resolve_action(s, seat, action):
+    """Carry out one action at its place in the order; False when it has become void."""
+    n = s.n
+    m = 3 * n
+    if action == 0:
+        return True
+    if action <= m * m:
+        g = to_absolute_piece((action - 1) // m, seat, n)
+        r = to_absolute_piece((action - 1) % m, seat, n)
+        if s.holder[g] != seat or s.holder[r] == seat:
+            return False
+        s.prop_give[seat] = g
+        s.prop_recv[seat] = r
+        s.prop_to[seat] = s.holder[r]
+        return True
+    if action < m * m + n:
+        j = (seat + action - m * m) % n
+        if not can_accept(s, seat, j):
+            return False
+        if s.prop_give[j] != s.seen_give[j] or s.prop_recv[j] != s.seen_recv[j]:
+            return False
+        g = s.prop_give[j]
+        r = s.prop_recv[j]
+        s.holder[g] = seat
+        s.holder[r] = j
+        for q in range(n):
+            if s.prop_give[q] != NONE and not proposal_valid(s, q):
+                s.prop_give[q] = NONE
+                s.prop_recv[q] = NONE
+                s.prop_to[q] = NONE
+        return True
+    s.round_over = True
+    s.caller = seat
+    return True
+
+
+@njit(cache=True)
+def step(s, actions, rewards_out, voids):
+    """Resolve one tick of joint actions; returns True when the game is over."""
+    n = s.n
+    order = np.empty(n, np.int64)
+    for p in range(n):
+        rewards_out[p] = 0.0
+        s.seen_give[p] = s.prop_give[p]
+        s.seen_recv[p] = s.prop_recv[p]
+    negotiation.begin_tick(s, n, order, voids)
+    for k in range(n):
+        p = order[k]
+        if actions[p] < 0 or negotiation.round_ended(s, p, voids):
+            continue
+        if not resolve_action(s, p, actions[p]):
+            voids[p] = negotiation.VOID_STALE
+    if negotiation.end_tick(s, s.tick_cap):
+        gains = np.zeros(n)
+        score_round_into(s, gains)
+        rewards.round_end(s.reward_mode, gains, n, float(s.points_to_win), rewards_out)
+        s.round += 1
+        if s.totals[:n].max() >= s.points_to_win or s.round >= s.round_cap:
+            s.game_over = True
+            final = s.totals[:n].astype(np.float64)
+            rewards.game_end(s.reward_mode, final, n, float(s.points_to_win), rewards_out)
+        else:
+            deal_round(s)
+    return s.game_over
+
+
+# ---------------------------------------------------------------------------- views
+@njit(cache=True)
+def observe(s, seat, out):
+    """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
+    n = s.n
+    m = 3 * n
+    out[:] = 0.0
+    for rel in range(m):
+        holder = s.holder[to_absolute_piece(rel, seat, n)]
+        out[rel * n + (holder - seat) % n] = 1.0
+    k = m * n
+    out[k + (s.target[seat] - seat) % n] = 1.0
+    k += n
+    give_base = k + n
+    recv_base = give_base + n * m
+    for jr in range(n):
+        j = (seat + jr) % n
+        if s.prop_give[j] != NONE:
+            out[k + jr] = 1.0
+            out[give_base + jr * m + to_relative_piece(s.prop_give[j], seat, n)] = 1.0
+            out[recv_base + jr * m + to_relative_piece(s.prop_recv[j], seat, n)] = 1.0
+    k = recv_base + n * m
+    for jr in range(n):
+        j = (seat + jr) % n
+        out[k + jr] = s.totals[j]
+        out[k + n + jr] = s.last_scores[j]
+    k += 2 * n
+    out[k] = s.round
+    out[k + 1] = s.tick
+    out[k + 2] = s.tick_cap - s.tick
+
+
+@njit(cache=True)
+def observation_bounds(n, tick_cap, round_cap, points_to_win, low, high):
+    """Write the per-entry bounds of an observation."""
+    m = 3 * n
+    low[:] = 0.0
+    high[:] = 1.0
+    k = m * n + n + n + 2 * n * m
+    for jr in range(n):
+        high[k + jr] = points_to_win + 9
+        low[k + n + jr] = -9
+        high[k + n + jr] = 9
+    k += 2 * n
+    high[k] = round_cap
+    high[k + 1] = tick_cap
+    high[k + 2] = tick_cap
+
+
+@njit(cache=True)
+def state_vector(s, out):
+    """Write the full state (every hidden target included) as a flat vector."""
+    n = s.n
+    k = 0
+    for piece in range(3 * n):
+        out[k] = s.holder[piece]
+        k += 1
+    for p in range(n):
+        out[k] = s.target[p]
+        out[k + 1] = s.prop_give[p]
+        out[k + 2] = s.prop_recv[p]
+        out[k + 3] = s.prop_to[p]
+        out[k + 4] = s.totals[p]
+        out[k + 5] = s.last_scores[p]
+        k += 6
+    out[k] = s.round
+    out[k + 1] = s.tick
+    out[k + 2] = s.caller
+
+
+def state_size(n: int) -> int:
+    return 3 * n + 6 * n + 3

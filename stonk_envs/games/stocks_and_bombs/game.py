@@ -1,0 +1,127 @@
+"""Stocks & Bombs behind the shared adapter."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stonk_envs.core.game import Game
+from stonk_envs.core.rewards import reward_mode_code
+from stonk_envs.games.stocks_and_bombs import core
+from stonk_envs.games.stocks_and_bombs.config import StocksAndBombsConfig
+
+SIZE_NAMES = ("S", "M", "L")
+
+
+def piece_name(piece: int) -> str:
+    """``c2L`` is colour 2's Large piece."""
+    return f"c{piece // 3}{SIZE_NAMES[piece % 3]}"
+
+
+class StocksAndBombs(Game):
+    """Turnless trading of Icehouse pieces against secret targets (rulings B1-B8)."""
+
+    name = "stocks_and_bombs"
+    simultaneous = True
+    state_dtype = core.STATE_DTYPE
+
+    def __init__(self, config: StocksAndBombsConfig):
+        super().__init__(config)
+        n = self.num_players
+        self._num_actions = int(core.num_actions(n))
+        size = int(core.obs_size(n))
+        low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
+        core.observation_bounds(n, config.tick_cap, config.round_cap, config.points_to_win, low, high)
+        self._bounds = (low, high)
+        self._reward_mode = reward_mode_code(config.reward_mode)
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._bounds
+
+    @property
+    def state_size(self) -> int:
+        return core.state_size(self.num_players)
+
+    def reset(self, states, i, seed):
+        c = self.config
+        core.init(states[i], seed, c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode)
+
+    def actors(self, states, i, out):
+        out[:] = not states[i]["game_over"]
+
+    def legal_mask(self, states, i, seat, out):
+        core.legal_mask(states[i], seat, out)
+
+    def observe(self, states, i, seat, out):
+        core.observe(states[i], seat, out)
+
+    def step(self, states, i, actions, rewards, voids):
+        return core.step(states[i], actions, rewards, voids)
+
+    def state_vector(self, states, i, out):
+        core.state_vector(states[i], out)
+
+    def scores(self, states, i):
+        return states[i]["totals"][: self.num_players].astype(np.float64)
+
+    # text ------------------------------------------------------------------
+    def decode(self, seat: int, action: int) -> tuple[str, int, int]:
+        """``(kind, a, b)``: the absolute pieces of a PROPOSE, the seat of an ACCEPT."""
+        n = self.num_players
+        m = 3 * n
+        if action == 0:
+            return "WAIT", -1, -1
+        if action <= m * m:
+            give = int(core.to_absolute_piece((action - 1) // m, seat, n))
+            receive = int(core.to_absolute_piece((action - 1) % m, seat, n))
+            return "PROPOSE", give, receive
+        if action < m * m + n:
+            return "ACCEPT", (seat + action - m * m) % n, -1
+        return "STOP", -1, -1
+
+    def describe_action(self, seat, action):
+        kind, a, b = self.decode(seat, action)
+        if kind == "PROPOSE":
+            return f"PROPOSE give {piece_name(a)} for {piece_name(b)}"
+        if kind == "ACCEPT":
+            return f"ACCEPT player_{a}'s proposal"
+        return kind
+
+    def why_illegal(self, states, i, seat, action):
+        s = states[i]
+        if s["game_over"]:
+            return "the game is over"
+        kind, a, b = self.decode(seat, action)
+        if kind == "PROPOSE":
+            if s["holder"][a] != seat:
+                return f"player_{seat} does not hold {piece_name(a)}"
+            return f"player_{seat} already holds {piece_name(b)}"
+        if s["prop_give"][a] == core.NONE:
+            return f"player_{a} has no open proposal"
+        if s["prop_to"][a] != seat:
+            return f"player_{a}'s proposal is addressed to player_{s['prop_to'][a]}"
+        return f"player_{a}'s proposal is no longer valid"
+
+    def render(self, states, i, seat):
+        s = states[i]
+        n = self.num_players
+        lines = [f"Stocks & Bombs  round {s['round'] + 1}  tick {s['tick']}/{s['tick_cap']}"]
+        for p in range(n):
+            held = " ".join(piece_name(x) for x in range(3 * n) if s["holder"][x] == p)
+            secret = seat is None or seat == p
+            target = f"target c{s['target'][p]}" if secret else "target ?"
+            prop = ""
+            if s["prop_give"][p] != core.NONE:
+                prop = (
+                    f"  offers {piece_name(s['prop_give'][p])} to player_{s['prop_to'][p]}"
+                    f" for {piece_name(s['prop_recv'][p])}"
+                )
+            me = " (you)" if seat == p else ""
+            lines.append(f"player_{p}{me}: total {s['totals'][p]:>2}  {target}  holds {held}{prop}")
+        if s["game_over"]:
+            lines.append("game over")
+        return "\n".join(lines)

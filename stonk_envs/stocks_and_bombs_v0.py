@@ -1,0 +1,13 @@
+"""Stocks & Bombs as a PettingZoo environment (Parallel-native; AEC by the usual conversion).
+
+``env(**config)`` is the AEC env with PettingZoo's standard wrappers, ``raw_env`` the AEC env
+without them, ``parallel_env`` the Parallel env. ``config`` takes the fields of
+:class:`StocksAndBombsConfig`.
+"""
+
+from stonk_envs.core.adapter import env_constructors
+from stonk_envs.games.stocks_and_bombs import StocksAndBombs, StocksAndBombsConfig, score_round
+
+env, raw_env, parallel_env = env_constructors(StocksAndBombs, StocksAndBombsConfig)
+
+__all__ = ["StocksAndBombsConfig", "env", "parallel_env", "raw_env", "score_round"]
