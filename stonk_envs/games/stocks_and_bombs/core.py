@@ -177,6 +177,13 @@ def init(s, seed, n, tick_cap, round_cap, points_to_win, reward_mode):
 
 # ---------------------------------------------------------------------------- legality
 @njit(cache=True)
+def actors(s, out):
+    """Every seat acts in every tick until the game is over."""
+    for p in range(s.n):
+        out[p] = not s.game_over
+
+
+@njit(cache=True)
 def proposal_valid(s, j):
     """j's open proposal exists and both pieces are still where they were."""
     g = s.prop_give[j]

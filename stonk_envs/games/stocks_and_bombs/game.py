@@ -51,7 +51,7 @@ class StocksAndBombs(Game):
         core.init(states[i], seed, c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode)
 
     def actors(self, states, i, out):
-        out[:] = not states[i]["game_over"]
+        core.actors(states[i], out)
 
     def legal_mask(self, states, i, seat, out):
         core.legal_mask(states[i], seat, out)
