@@ -1,0 +1,55 @@
+"""Stonk Market settings: the defaults are the rulings M1-M8."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stonk_envs.core.config import check_int_range
+from stonk_envs.core.rewards import reward_mode_code
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+SUIT_NAMES = (
+    "Glitch & Co.",
+    "Slinko Logistics",
+    "Nobble & Grasp",
+    "SweetBee Naturals",
+    "Chatterfly",
+    "Blammo!",
+    "Greedle",
+    "Socktopus Ltd.",
+    "BioHippo",
+)
+"""The nine suits in the index order of M1a."""
+
+SUIT_COUNTS = (5, 5, 5, 7, 7, 7, 7, 9, 9)
+"""Cards of each suit (M1a); 61 in all."""
+
+DEAL_SIZES = {3: 20, 4: 15, 5: 12, 6: 10}
+"""Cards dealt to each player by player count (M1b); the last card goes to the Exchange."""
+
+
+@dataclass(frozen=True)
+class StonkMarketConfig:
+    """Options of a Stonk Market game."""
+
+    num_players: int = 4
+    """Players, 3-6 (M1)."""
+    tick_cap: int = 300
+    """Ticks per round before it is scored with no caller (M7)."""
+    num_rounds: int = 3
+    """Rounds in a game, each dealt afresh (M8)."""
+    stonks_bonus: int = 5
+    """Points a valid STONKS call adds to the caller's round score (M5)."""
+    reward_mode: str = "win_loss"
+    """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
+    reward_scale: int = 20
+    """Points that make one unit of reward in the ``score_diff`` and ``round_diff`` modes."""
+
+    def __post_init__(self):
+        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        check_int_range("tick_cap", self.tick_cap, 1)
+        check_int_range("num_rounds", self.num_rounds, 1)
+        check_int_range("stonks_bonus", self.stonks_bonus, 0)
+        check_int_range("reward_scale", self.reward_scale, 1)
+        reward_mode_code(self.reward_mode)

@@ -1,0 +1,133 @@
+"""Stonk Market behind the shared adapter."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stonk_envs.core.game import Game
+from stonk_envs.core.rewards import reward_mode_code
+from stonk_envs.games.stonk_market import core
+from stonk_envs.games.stonk_market.config import SUIT_NAMES, StonkMarketConfig
+
+
+def cards(count: int, suit: int) -> str:
+    """``3 Chatterfly``."""
+    return f"{count} {SUIT_NAMES[suit]}"
+
+
+def hand_text(hand) -> str:
+    """The non-empty suits of a hand, e.g. ``3 Chatterfly, 1 Greedle``."""
+    return ", ".join(cards(int(c), suit) for suit, c in enumerate(hand) if c > 0) or "-"
+
+
+class StonkMarket(Game):
+    """Real-time set collection with card deals and the Stonk Exchange (rulings M1-M9)."""
+
+    name = "stonk_market"
+    simultaneous = True
+    state_dtype = core.STATE_DTYPE
+
+    def __init__(self, config: StonkMarketConfig):
+        super().__init__(config)
+        n = self.num_players
+        self._num_actions = int(core.num_actions(n))
+        size = int(core.obs_size(n))
+        low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
+        core.observation_bounds(n, config.tick_cap, config.num_rounds, config.stonks_bonus, low, high)
+        self._bounds = (low, high)
+        self._reward_mode = reward_mode_code(config.reward_mode)
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._bounds
+
+    @property
+    def state_size(self) -> int:
+        return core.state_size(self.num_players)
+
+    def reset(self, states, i, seed):
+        c = self.config
+        core.init(
+            states[i], seed, c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale
+        )
+
+    def actors(self, states, i, out):
+        core.actors(states[i], out)
+
+    def legal_mask(self, states, i, seat, out):
+        core.legal_mask(states[i], seat, out)
+
+    def observe(self, states, i, seat, out):
+        core.observe(states[i], seat, out)
+
+    def step(self, states, i, actions, rewards, voids):
+        return core.step(states[i], actions, rewards, voids)
+
+    def state_vector(self, states, i, out):
+        core.state_vector(states[i], out)
+
+    def scores(self, states, i):
+        return states[i]["totals"][: self.num_players].astype(np.float64)
+
+    # text ------------------------------------------------------------------
+    def decode(self, seat: int, action: int) -> tuple[str, int, int, int]:
+        """``(kind, absolute seat, suit, count)`` of ``action`` taken from ``seat``."""
+        kind, jr, suit, count = (int(x) for x in core.decode(action, self.num_players))
+        return core.ACTION_KINDS[kind], (seat + jr) % self.num_players, suit, count
+
+    def describe_action(self, seat, action):
+        kind, j, suit, count = self.decode(seat, action)
+        if kind == "ANNOUNCE":
+            return f"ANNOUNCE give {cards(count, suit)}"
+        if kind == "BID":
+            return f"BID {cards(count, suit)} for player_{j}'s announcement"
+        if kind == "TAKE":
+            return f"TAKE player_{j}'s bid"
+        if kind == "EXCHANGE":
+            return f"EXCHANGE give 1 {SUIT_NAMES[suit]}"
+        return kind
+
+    def why_illegal(self, states, i, seat, action):
+        s = states[i]
+        if s["game_over"]:
+            return "the game is over"
+        kind, j, suit, count = self.decode(seat, action)
+        held = int(s["hand"][seat, suit])
+        if kind == "BID":
+            if s["ann_count"][j] == 0:
+                return f"player_{j} has no open announcement"
+            if s["ann_suit"][j] == suit:
+                return f"a bid cannot offer the announced suit {SUIT_NAMES[suit]}"
+        if kind in ("ANNOUNCE", "BID", "EXCHANGE"):
+            return f"player_{seat} holds {held} {SUIT_NAMES[suit]}, fewer than {max(count, 1)}"
+        if s["ann_count"][seat] == 0:
+            return f"player_{seat} has no open announcement"
+        return f"player_{j} has no open bid on player_{seat}'s announcement"
+
+    def render(self, states, i, seat):
+        s = states[i]
+        n = self.num_players
+        rounds = s["num_rounds"]
+        shown_round = min(int(s["round"]) + 1, int(rounds))
+        lines = [
+            f"Stonk Market  round {shown_round}/{rounds}  tick {s['tick']}/{s['tick_cap']}"
+            f"  Exchange: {SUIT_NAMES[s['exchange']]}"
+        ]
+        for p in range(n):
+            hand = s["hand"][p]
+            me = " (you)" if seat == p else ""
+            shown = seat is None or seat == p
+            held = f"hand {hand_text(hand)}" if shown else f"known {hand_text(s['known'][p])}"
+            line = f"player_{p}{me}: total {s['totals'][p]:>3}  {int(hand.sum()):>2} cards  {held}"
+            if s["ann_count"][p] > 0:
+                line += f"  | announces {cards(s['ann_count'][p], s['ann_suit'][p])}"
+            if s["bid_count"][p] > 0:
+                line += f"  | bids {cards(s['bid_count'][p], s['bid_suit'][p])} to player_{s['bid_to'][p]}"
+            lines.append(line)
+        if s["game_over"]:
+            lines.append("game over")
+        return "\n".join(lines)
