@@ -13,7 +13,6 @@ acting seats: one seat in a turn-based phase, every seat in a tick of a real-tim
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -139,12 +138,12 @@ class StonkAECEnv(AECEnv):
         self.state_space = self.table.state_space
         self._queue: list[int] = []
 
-    @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
+        """The same space object for every agent and every call."""
         return self.table.observation_space
 
-    @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Space:
+        """The same space object for every agent and every call."""
         return self.table.action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -233,12 +232,12 @@ class StonkParallelEnv(ParallelEnv):
         self.agents: list[str] = []
         self.state_space = self.table.state_space
 
-    @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
+        """The same space object for every agent and every call."""
         return self.table.observation_space
 
-    @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Space:
+        """The same space object for every agent and every call."""
         return self.table.action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None):
