@@ -1,0 +1,65 @@
+"""Evaluating players: tournaments with rotated seats, Wilson intervals, ratings, reports, plots."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stonk_envs.evaluation.report import EvaluationReport, PlayerResult
+from stonk_envs.evaluation.runner import PlayerSpec, league_seatings, rotated_seatings, run_tournament
+from stonk_envs.policies.games import make_game
+
+
+def _settings(game: str, num_games: int, num_players: int | None, env_config: dict | None) -> tuple[int, dict]:
+    if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
+        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+    env_config = dict(env_config or {})
+    num_players = make_game(game, num_players, env_config).num_players
+    env_config.pop("num_players", None)
+    return num_players, env_config
+
+
+def evaluate(
+    game: str,
+    players: Sequence[PlayerSpec],
+    num_games: int,
+    num_players: int | None = None,
+    env_config: dict | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = True,
+) -> EvaluationReport:
+    """Play ``num_games`` games with one entry of ``players`` per seat, seats rotated game by game.
+
+    ``players`` are specs (``"random"``, ``"heuristic"``, a saved policy's path) or
+    :class:`~stonk_envs.policies.Policy` objects (only with ``workers=1``); there must be one per
+    seat (``num_players``, by default the game's default). Rotation makes each entry play each
+    seat equally often when ``num_games`` is a multiple of the player count.
+    """
+    num_players, env_config = _settings(game, num_games, num_players, env_config)
+    if len(players) != num_players:
+        raise ValueError(f"{game} with {num_players} players needs {num_players} players, got {len(players)}")
+    seatings = rotated_seatings(num_games, num_players)
+    return run_tournament(game, players, seatings, num_players, env_config, seed, workers, progress)
+
+
+def league(
+    game: str,
+    players: Sequence[PlayerSpec],
+    num_games: int,
+    num_players: int | None = None,
+    env_config: dict | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = True,
+) -> EvaluationReport:
+    """Rate a league of at least ``num_players`` entries: each game seats a random choice of them."""
+    num_players, env_config = _settings(game, num_games, num_players, env_config)
+    if len(players) < num_players:
+        raise ValueError(f"a league of {game} at {num_players} players needs at least {num_players} entries")
+    seatings = league_seatings(num_games, len(players), num_players, seed)
+    return run_tournament(
+        game, players, seatings, num_players, env_config, seed, workers, progress, extra={"league": True}
+    )
+
+
+__all__ = ["EvaluationReport", "PlayerResult", "evaluate", "league"]

@@ -1,0 +1,53 @@
+"""Plain torch players: a small masked MLP and the :class:`Policy` that runs it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+from stonk_envs.policies.base import Policy
+from stonk_envs.policies.sampling import choose
+
+
+class MaskedMLP(nn.Module):
+    """An MLP from an observation to one logit per action; illegal actions get -inf."""
+
+    def __init__(self, observation_size: int, num_actions: int, hidden: Sequence[int] = (128, 128)):
+        super().__init__()
+        if observation_size < 1 or num_actions < 1 or any(h < 1 for h in hidden):
+            raise ValueError(
+                f"sizes must be positive: observation_size={observation_size}, "
+                f"num_actions={num_actions}, hidden={list(hidden)}"
+            )
+        self.hparams = {
+            "observation_size": int(observation_size),
+            "num_actions": int(num_actions),
+            "hidden": [int(h) for h in hidden],
+        }
+        layers: list[nn.Module] = []
+        width = observation_size
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.Tanh()]
+            width = h
+        layers.append(nn.Linear(width, num_actions))
+        self.body = nn.Sequential(*layers)
+
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+        logits = self.body(observations)
+        return logits.masked_fill(masks == 0, float("-inf"))
+
+
+class TorchPolicy(Policy):
+    """Plays a :class:`MaskedMLP`: the best legal action, or a sample when not deterministic."""
+
+    def __init__(self, net: MaskedMLP, deterministic: bool = True, name: str = "torch"):
+        self.net = net.eval()
+        self.deterministic = deterministic
+        self.name = name
+
+    def act(self, observations, masks, rng):
+        with torch.no_grad():
+            logits = self.net(torch.as_tensor(observations, dtype=torch.float32), torch.as_tensor(masks))
+        return choose(logits.numpy(), masks, rng, self.deterministic)
