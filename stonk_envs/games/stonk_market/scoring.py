@@ -50,8 +50,9 @@ def score_round(
 
     ``hands[p]`` is player p's nine card counts in the suit order of M1a, ``exchange_suit``
     the suit (0..8) of the card left in the Stonk Exchange, and ``caller`` the player who
-    called STONKS (None: the round ended at the tick cap). No suit may hold more cards, the
-    Exchange card included, than it has. Per suit with c cards of T: -c for the Exchange's
+    called STONKS (None: the round ended at the tick cap). The hands together may not hold
+    more cards of a suit than it has; the Exchange card is not counted, so a table may give a
+    hand a whole suit to show the Exchange's override. Per suit with c cards of T: -c for the Exchange's
     suit, else 2c for all of them, c for a majority, 0 otherwise (M6). A valid call adds the
     ``stonks_bonus`` (5); a false one scores the caller 0 (M5).
 
@@ -75,13 +76,10 @@ def score_round(
     ):
         raise ValueError(f"caller must be None or a player index 0..{n - 1}, got {caller!r}")
     check_int_range("stonks_bonus", stonks_bonus, 0)
-    in_play = table.sum(axis=0)
-    in_play[exchange_suit] += 1
+    held = table.sum(axis=0)
     for suit, total in enumerate(SUIT_COUNTS):
-        if in_play[suit] > total:
-            raise ValueError(
-                f"{in_play[suit]} cards of {SUIT_NAMES[suit]} are in play (Exchange included); it has only {total}"
-            )
+        if held[suit] > total:
+            raise ValueError(f"the hands hold {held[suit]} cards of {SUIT_NAMES[suit]}; it has only {total}")
     out = np.zeros(n, np.int64)
     core.round_scores(table, n, int(exchange_suit), core.NONE if caller is None else int(caller), stonks_bonus, out)
     return [int(x) for x in out]
