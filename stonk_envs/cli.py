@@ -12,6 +12,7 @@ import sys
 
 SUBCOMMANDS = {
     "demo": "stonk_envs.demo",
+    "train": "training.cli",
 }
 
 

@@ -1,0 +1,34 @@
+"""Train a self-play policy with MaskablePPO: ``stonk-envs train --config configs/<game>.yaml``.
+
+Overrides follow the config file as ``key=value`` (OmegaConf dotlist), e.g.
+``total_timesteps=500000 ppo.learning_rate=1e-3 league.random=0.5``. ``--resume RUN_DIR``
+continues a stopped run from its newest checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="YAML config file (default: the built-in defaults)")
+    parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
+    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (OmegaConf dotlist)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from training.config import load_config
+    from training.trainer import resume, train
+
+    try:
+        if args.resume:
+            if args.config:
+                raise ValueError("--resume uses the run's own config.yaml; give overrides instead of --config")
+            resume(args.resume, args.overrides)
+        else:
+            train(load_config(args.config, args.overrides))
+    except ValueError as err:
+        print(f"stonk-envs train: error: {err}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,302 @@
+"""The self-play trainer: MaskablePPO on the self-play view, with league, checkpoints and evaluation.
+
+``train(config)`` starts a run in ``config.run_dir``; ``resume(run_dir)`` continues the run
+from its newest checkpoint exactly where it stopped (model, optimiser, step count, league,
+games in play and every random stream).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import configure
+from stable_baselines3.common.utils import set_random_seed
+from tqdm import tqdm
+
+from stonk_envs.policies import make_player
+from stonk_envs.policies.checkpoint import make_metadata, save_sb3
+from training import run_state
+from training.config import TrainConfig, load_config, to_dict, to_yaml
+from training.features import BoundsScaler
+from training.league import League
+from training.report import evaluate_policy, format_table, plot_learning_curve
+from training.selfplay import SelfPlayVecEnv
+
+RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval", "torch_threads", "progress", "eval")
+"""Top-level config keys a resumed run may change; anything else would not continue the same run."""
+
+
+class Run:
+    """One training run: its config, folder, model, league, games in play and history."""
+
+    def __init__(self, config: TrainConfig):
+        self.config = config
+        self.run_dir = Path(config.run_dir)
+        torch.set_num_threads(config.torch_threads)
+        self.league = League(
+            config.league.weights(),
+            config.league.max_snapshots,
+            lambda: make_player("heuristic", config.game, config.num_players),
+        )
+        self.venv = SelfPlayVecEnv(
+            config.game, config.num_players, dict(config.env_config), config.num_envs, self.league, config.seed
+        )
+        self.model: MaskablePPO | None = None
+        self.history: list[dict[str, Any]] = []
+        """Evaluations so far: ``{"step", "results": [per opponent]}``."""
+        self.training: list[dict[str, float]] = []
+        """Training-game statistics after each rollout: step, episode reward, win rate."""
+        self.due = {
+            "snapshot": config.league.snapshot_interval,
+            "checkpoint": config.checkpoint_interval,
+            "eval": config.eval.interval or None,
+        }
+        """The learner steps at which the next snapshot, checkpoint and evaluation fall due."""
+
+    # ------------------------------------------------------------------ building
+    def new_model(self) -> None:
+        c = self.config
+        set_random_seed(c.seed)
+        self.venv.seed(c.seed)
+        p = c.ppo
+        self.model = MaskablePPO(
+            "MlpPolicy",
+            self.venv,
+            learning_rate=p.learning_rate,
+            n_steps=p.n_steps,
+            batch_size=p.batch_size,
+            n_epochs=p.n_epochs,
+            gamma=p.gamma,
+            gae_lambda=p.gae_lambda,
+            clip_range=p.clip_range,
+            ent_coef=p.ent_coef,
+            vf_coef=p.vf_coef,
+            max_grad_norm=p.max_grad_norm,
+            policy_kwargs={
+                "net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
+                "features_extractor_class": BoundsScaler,
+            },
+            device="cpu",
+            verbose=0,
+        )
+        self.league.set_learner(self.model.policy)
+        self._attach_logger()
+
+    def load(self, policy_file: Path, state_file: Path) -> None:
+        """Restore the model from ``policy_file`` and everything else from ``state_file``."""
+        state = run_state.load_state(state_file)
+        self.model = MaskablePPO.load(policy_file, env=self.venv, device="cpu")
+        if self.model.num_timesteps != state["step"]:
+            raise ValueError(f"{policy_file} is at step {self.model.num_timesteps}, {state_file} at {state['step']}")
+        self.league.set_learner(self.model.policy)
+        self.league.load_state_dict(state["league"])
+        self.venv.set_state(state["venv"])
+        self.model._last_obs = self.venv.current_obs()
+        self.model._last_episode_starts = state["last_episode_starts"]
+        self.model.ep_info_buffer = deque(state["ep_info_buffer"], maxlen=self.model._stats_window_size)
+        self.history = state["history"]
+        self.training = state["training"]
+        self._restore_due(state["due"], state["intervals"])
+        random.setstate(state["rng"]["python"])
+        np.random.set_state(state["rng"]["numpy"])
+        torch.set_rng_state(state["rng"]["torch"])
+        self._attach_logger()
+
+    def _restore_due(self, due: dict, intervals: dict) -> None:
+        """Keep the saved due steps, except where the resumed config changed an interval."""
+        step = int(self.model.num_timesteps)
+        for key, interval in self._intervals().items():
+            if interval == intervals[key]:
+                self.due[key] = due[key]
+            else:
+                self.due[key] = _next_multiple(step, interval) if interval else None
+
+    def _intervals(self) -> dict[str, int]:
+        c = self.config
+        return {"snapshot": c.league.snapshot_interval, "checkpoint": c.checkpoint_interval, "eval": c.eval.interval}
+
+    def _attach_logger(self) -> None:
+        self.model.set_logger(configure(str(self.run_dir / "tb"), ["tensorboard"]))
+
+    # ------------------------------------------------------------------ saving
+    def metadata(self) -> dict[str, Any]:
+        c = self.config
+        return make_metadata(
+            c.game,
+            c.num_players,
+            int(self.venv.observation_space.shape[0]),
+            int(self.venv.action_space.n),
+            dict(c.env_config),
+            kind="sb3",
+            extra={"num_timesteps": int(self.model.num_timesteps), "train_config": to_dict(c)},
+        )
+
+    def checkpoint(self) -> Path:
+        """Save the model (with metadata) and the training state at the current step."""
+        step = int(self.model.num_timesteps)
+        policy_file = save_sb3(self.model, run_state.policy_path(self.run_dir, step), self.metadata())
+        run_state.save_state(
+            self.run_dir,
+            step,
+            {
+                "step": step,
+                "league": self.league.state_dict(),
+                "venv": self.venv.get_state(),
+                "last_episode_starts": self.model._last_episode_starts,
+                "ep_info_buffer": list(self.model.ep_info_buffer),
+                "history": self.history,
+                "training": self.training,
+                "due": dict(self.due),
+                "intervals": self._intervals(),
+                "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+            },
+        )
+        return policy_file
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, policy_file: Path, num_games: int) -> list[dict[str, Any]]:
+        """The policy in ``policy_file`` against each configured opponent kind."""
+        c = self.config
+        python_state, numpy_state = random.getstate(), np.random.get_state()
+        with torch.random.fork_rng(devices=[]):  # evaluation must not shift training's random streams
+            results = [
+                evaluate_policy(
+                    policy_file, c.game, c.num_players, dict(c.env_config), opponent, num_games, c.seed + 1,
+                    c.eval.workers,
+                )
+                for opponent in c.eval.opponents
+            ]
+        random.setstate(python_state)
+        np.random.set_state(numpy_state)
+        return results
+
+    def record_evaluation(self, step: int, results: list[dict[str, Any]]) -> None:
+        self.history.append({"step": step, "results": [{k: r[k] for k in ("opponent", "policy")} for r in results]})
+        for result in results:
+            self.model.logger.record(f"eval/win_rate_vs_{result['opponent']}", result["policy"]["win_rate"])
+        run_state.write_json(self.run_dir / "evaluations.json", self.history)
+        plot_learning_curve(self.history, self.training, self.config.num_players, self.run_dir / "learning_curve.png")
+
+    # ------------------------------------------------------------------ training
+    def learn(self) -> dict[str, Any]:
+        """Train up to ``total_timesteps``, then write the final policy, evaluation and curve."""
+        c = self.config
+        remaining = c.total_timesteps - self.model.num_timesteps
+        if remaining > 0:
+            callback = SelfPlayCallback(self)
+            self.model.learn(remaining, callback=callback, reset_num_timesteps=False)
+            callback.close()
+        step = int(self.model.num_timesteps)
+        policy_file = self.checkpoint()
+        final = save_sb3(self.model, self.run_dir / "policy.zip", self.metadata())
+        results = self.evaluate(policy_file, c.eval.final_num_games)
+        if not self.history or self.history[-1]["step"] != step:
+            self.record_evaluation(step, results)
+        report = {"step": step, "policy": str(final), "num_players": c.num_players, "game": c.game,
+                  "results": results}
+        run_state.write_json(self.run_dir / "final_evaluation.json", report)
+        plot_learning_curve(self.history, self.training, c.num_players, self.run_dir / "learning_curve.png")
+        print(format_table(step, results))
+        print(f"policy: {final}\nrun folder: {self.run_dir}")
+        return report
+
+
+class SelfPlayCallback(BaseCallback):
+    """Progress bar, training statistics, snapshots, checkpoints and periodic evaluation.
+
+    Snapshots, checkpoints and evaluations happen at the start of a rollout, when the
+    weights are updated and no rollout is half collected, so a checkpoint resumes exactly.
+    """
+
+    def __init__(self, run: Run):
+        super().__init__()
+        self.run = run
+        c = run.config
+        self.wins: deque[float] = deque(maxlen=200)
+        self.bar = tqdm(
+            total=c.total_timesteps, initial=int(run.model.num_timesteps), unit="step", disable=not c.progress
+        )
+
+    def _on_rollout_start(self) -> None:
+        step = int(self.model.num_timesteps)
+        run, c, due = self.run, self.run.config, self.run.due
+        if step > 0 and (not run.training or run.training[-1]["step"] != step):
+            self._record_training(step)
+        if step >= due["snapshot"]:
+            run.league.add_snapshot(step)
+            due["snapshot"] = _next_multiple(step, c.league.snapshot_interval)
+        evaluate = due["eval"] is not None and step >= due["eval"]
+        if evaluate or step >= due["checkpoint"]:
+            due["checkpoint"] = _next_multiple(step, c.checkpoint_interval)
+            if evaluate:
+                due["eval"] = _next_multiple(step, c.eval.interval)
+            policy_file = run.checkpoint()
+            if evaluate:
+                results = run.evaluate(policy_file, c.eval.num_games)
+                run.record_evaluation(step, results)
+                self.bar.write(format_table(step, results))
+                run.checkpoint()  # the history now includes this evaluation
+
+    def _record_training(self, step: int) -> None:
+        buffer = self.model.ep_info_buffer
+        point = {
+            "step": step,
+            "episode_reward": float(np.mean([e["r"] for e in buffer])) if buffer else 0.0,
+            "win_rate": float(np.mean(self.wins)) if self.wins else 0.0,
+        }
+        self.run.training.append(point)
+        self.logger.record("selfplay/win_rate", point["win_rate"])
+        self.logger.record("selfplay/snapshots", len(self.run.league.snapshot_steps))
+        self.bar.set_postfix(reward=f"{point['episode_reward']:.3f}", win=f"{point['win_rate']:.2f}")
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            if "win" in info:
+                self.wins.append(float(info["win"]))
+        self.bar.update(self.training_env.num_envs)
+        return True
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _next_multiple(step: int, interval: int) -> int:
+    return (step // interval + 1) * interval
+
+
+def train(config: TrainConfig) -> dict[str, Any]:
+    """Start a new run in ``config.run_dir`` and train it to the end."""
+    run_dir = Path(config.run_dir)
+    if (run_dir / run_state.LATEST).exists():
+        raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
+    run = Run(config)
+    run.new_model()
+    return run.learn()
+
+
+def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """Continue the run in ``run_dir`` from its newest checkpoint (overrides: see ``RESUMABLE_KEYS``)."""
+    run_dir = Path(run_dir)
+    saved = load_config(run_dir / "config.yaml")
+    config = load_config(run_dir / "config.yaml", [*overrides, f"run_dir={run_dir}"])
+    changed = sorted(
+        key for key, value in to_dict(config).items() if key not in (*RESUMABLE_KEYS, "run_dir")
+        and to_dict(saved)[key] != value
+    )
+    if changed:
+        raise ValueError(f"cannot change {changed} when resuming; only {list(RESUMABLE_KEYS)} may change")
+    step, policy_file, state_file = run_state.latest_checkpoint(run_dir)
+    run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
+    run = Run(config)
+    run.load(policy_file, state_file)
+    print(f"resuming {run_dir} at step {step:,}")
+    return run.learn()
