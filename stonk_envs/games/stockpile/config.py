@@ -1,0 +1,102 @@
+"""Stockpile settings: the defaults are the rulings S1-S16."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stonk_envs.core.config import check_int_range
+from stonk_envs.core.rewards import reward_mode_code
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+ROUNDS_BY_PLAYERS = {3: 7, 4: 6, 5: 5}
+"""S2: rounds for each player count."""
+MAX_BID_VALUES = 16
+MAX_STOCK_PER_COMPANY = 15
+MAX_FEE_COPIES = 8
+MAX_ACTION_COPIES = 8
+
+
+@dataclass(frozen=True)
+class StockpileConfig:
+    """Options of a Stockpile game; every number of the rulings is one of these."""
+
+    num_players: int = 4
+    """Players, 3-5 (S1)."""
+    rounds: int | None = None
+    """Rounds; None takes S2's count for the player count (3p 7, 4p 6, 5p 5)."""
+    starting_cash: int = 20
+    """Cash of each player at the start, $K (S6)."""
+    max_price: int = 10
+    """Top of the price track; stepping above it is a split (S3a, S3b)."""
+    start_price: int = 5
+    """Every company's starting price, and the price after a bankruptcy (S3a, S13)."""
+    split_reset: int = 6
+    """Price a company resets to when it splits (S13)."""
+    split_bonus: int = 10
+    """$K paid per card already in a split portfolio when its company splits again (S13)."""
+    dividend_regular: int = 2
+    """$K per revealed regular card at a dividend (S13)."""
+    dividend_split: int = 4
+    """$K per revealed split card at a dividend (S13)."""
+    majority_bonus: int = 10
+    """$K for a sole majority holder at the end (S14)."""
+    majority_tie_bonus: int = 5
+    """$K for each tied majority holder at the end (S14)."""
+    action_move: int = 2
+    """Price steps of a Stock Boom! (up) or Stock Bust! (down) card (S11)."""
+    bid_values: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 20, 25)
+    """Values of a bidding track, $K, strictly increasing from 0 (S9)."""
+    stock_per_company: int = 10
+    """Stock cards of each company in the market deck (S5)."""
+    fee_copies: int = 4
+    """Trading fee cards of each value $1K, $2K and $3K (S5)."""
+    action_copies: int = 4
+    """Stock Boom! cards, and as many Stock Bust! cards (S5)."""
+    reward_mode: str = "win_loss"
+    """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
+    reward_scale: float = 100.0
+    """$K that count as 1.0 in the ``score_diff`` and ``round_diff`` modes."""
+
+    def __post_init__(self):
+        n = self.num_players
+        check_int_range("num_players", n, MIN_PLAYERS, MAX_PLAYERS)
+        if self.rounds is not None:
+            check_int_range("rounds", self.rounds, 1)
+        check_int_range("starting_cash", self.starting_cash, 0, 10_000)
+        check_int_range("max_price", self.max_price, 1, 100)
+        check_int_range("start_price", self.start_price, 1, self.max_price)
+        check_int_range("split_reset", self.split_reset, 1, self.max_price)
+        for name in ("split_bonus", "dividend_regular", "dividend_split", "majority_bonus", "majority_tie_bonus"):
+            check_int_range(name, getattr(self, name), 0, 1000)
+        check_int_range("action_move", self.action_move, 1, 10)
+        check_int_range("stock_per_company", self.stock_per_company, 1, MAX_STOCK_PER_COMPANY)
+        check_int_range("fee_copies", self.fee_copies, 0, MAX_FEE_COPIES)
+        check_int_range("action_copies", self.action_copies, 0, MAX_ACTION_COPIES)
+        bids = self.bid_values
+        if not isinstance(bids, (tuple, list)) or not 2 <= len(bids) <= MAX_BID_VALUES:
+            raise ValueError(f"bid_values must be a tuple of 2..{MAX_BID_VALUES} integers, got {bids!r}")
+        for v in bids:
+            check_int_range("each of bid_values", v, 0, 10_000)
+        if bids[0] != 0 or any(bids[k + 1] <= bids[k] for k in range(len(bids) - 1)):
+            raise ValueError(f"bid_values must start at 0 and strictly increase, got {tuple(bids)}")
+        object.__setattr__(self, "bid_values", tuple(bids))
+        reward_mode_code(self.reward_mode)
+        if not isinstance(self.reward_scale, (int, float)) or not self.reward_scale > 0:
+            raise ValueError(f"reward_scale must be a positive number, got {self.reward_scale!r}")
+        needed = self.num_rounds * 3 * n
+        available = self.deck_size - n
+        if needed > available:
+            raise ValueError(
+                f"{self.num_rounds} rounds of {n} players need {needed} market cards, "
+                f"but the deck holds {available} after the starting shares"
+            )
+
+    @property
+    def num_rounds(self) -> int:
+        """The rounds this game lasts (``rounds``, or S2's count)."""
+        return ROUNDS_BY_PLAYERS[self.num_players] if self.rounds is None else self.rounds
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the market deck (80 by default, S5)."""
+        return 6 * self.stock_per_company + 3 * self.fee_copies + 2 * self.action_copies

@@ -1,0 +1,239 @@
+"""What a seat sees (S17), its bounds, and the full state for centralised critics (compiled).
+
+Observation layout for n players; relative seat ``jr`` is seat ``(me + jr) mod n`` (0 = me),
+kinds are the 11 card kinds of :mod:`stonk_envs.games.stockpile.state`:
+
+=======================  ===========  ======================================================
+entries                  size         meaning
+=======================  ===========  ======================================================
+phase                    5            one-hot: supply, demand, action, selling, dividend
+reveal step              2            one-hot in a dividend: regular, split
+actor                    n            one-hot relative seat deciding now
+first player             n            one-hot relative seat holding the first-player token
+round                    2            rounds played, rounds left
+prices                   6            price of each company
+dividend company         6            one-hot company paying the current dividend
+public pair              12           company one-hot, forecast one-hot
+my pair                  12           company one-hot, forecast one-hot
+known forecasts          36           [company * 6 + forecast]: pairs I know this round (mine,
+                                      the public one, and those revealed in movement)
+deck, discard            1 + 11       cards left in the deck; discarded cards per kind
+stockpile t (n times)    24 + n       face-up cards per kind (11), face-down count (1), my
+                                      face-down cards there per kind (11), bid on track t in $K
+                                      (1), bidder one-hot relative seat (n)
+my supply hand           22           two card slots, kind one-hot each (zero once placed)
+my regular shares        6            per company
+my action cards          2            Stock Boom!, Stock Bust! still to play
+seat jr (n times)        6            cash, debt $K, debt cards, regular cards, split cards,
+                                      holds a bid now
+seat jr, company c       n * 6 * 11   split cards, then the ten public memory counts of
+                                      :data:`stonk_envs.games.stockpile.state.MEMORY_NAMES`
+=======================  ===========  ======================================================
+"""
+
+from numba import njit
+
+from stonk_envs.games.stockpile.market import debt_total
+from stonk_envs.games.stockpile.state import (
+    DIVIDEND_PHASE,
+    MEM_BANKRUPT_LOST,
+    MEM_SPLIT_REVEALED,
+    MEM_UNSPLIT,
+    NUM_COMPANIES,
+    NUM_DECISION_PHASES,
+    NUM_KINDS,
+    NUM_MEMORY,
+    PILE_CAP,
+)
+
+MONEY_HIGH = 1e9
+"""Upper bound of any amount of money in an observation (no game comes near it)."""
+COUNT_HIGH = 1e6
+"""Upper bound of the memory counts that can grow with repeated splits."""
+SEAT_BLOCK = 6
+COMPANY_BLOCK = 1 + NUM_MEMORY
+
+
+@njit(cache=True)
+def obs_size(n):
+    return 123 + 98 * n + n * n
+
+
+@njit(cache=True)
+def pile_block(n):
+    return 2 * NUM_KINDS + 2 + n
+
+
+@njit(cache=True)
+def observe(s, seat, out):
+    """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
+    n = s.n
+    out[:] = 0.0
+    k = 0
+    if not s.game_over:
+        out[k + s.phase] = 1.0
+    k += NUM_DECISION_PHASES
+    if s.phase == DIVIDEND_PHASE:
+        out[k + s.sub] = 1.0
+    k += 2
+    if s.actor >= 0:
+        out[k + (s.actor - seat) % n] = 1.0
+    k += n
+    out[k + (s.first - seat) % n] = 1.0
+    k += n
+    out[k] = s.round
+    out[k + 1] = s.rounds - s.round
+    k += 2
+    for c in range(NUM_COMPANIES):
+        out[k + c] = s.price[c]
+    k += NUM_COMPANIES
+    if s.phase == DIVIDEND_PHASE:
+        out[k + s.div_company] = 1.0
+    k += NUM_COMPANIES
+    for j in range(2):
+        i = n if j == 0 else seat
+        out[k + s.pair_comp[i]] = 1.0
+        out[k + NUM_COMPANIES + s.pair_fc[i]] = 1.0
+        k += 2 * NUM_COMPANIES
+    for i in range(NUM_COMPANIES):
+        if i == seat or i == n or s.pair_shown[i]:  # noqa: SIM109 (a tuple test does not compile)
+            out[k + s.pair_comp[i] * NUM_COMPANIES + s.pair_fc[i]] = 1.0
+    k += NUM_COMPANIES * NUM_COMPANIES
+    out[k] = s.deck_len
+    k += 1
+    for kind in range(NUM_KINDS):
+        out[k + kind] = s.discard[kind]
+    k += NUM_KINDS
+    for t in range(n):
+        for j in range(s.pile_len[t]):
+            card = s.pile[t, j]
+            if s.pile_up[t, j]:
+                out[k + card] += 1.0
+            else:
+                out[k + NUM_KINDS] += 1.0
+                if s.pile_by[t, j] == seat:
+                    out[k + NUM_KINDS + 1 + card] += 1.0
+        if s.bidder[t] >= 0:
+            out[k + 2 * NUM_KINDS + 1] = s.bid_values[s.bid_v[t]]
+            out[k + 2 * NUM_KINDS + 2 + (s.bidder[t] - seat) % n] = 1.0
+        k += pile_block(n)
+    for j in range(2):
+        if s.hand[seat, j] >= 0:
+            out[k + j * NUM_KINDS + s.hand[seat, j]] = 1.0
+    k += 2 * NUM_KINDS
+    for c in range(NUM_COMPANIES):
+        out[k + c] = s.regular[seat, c]
+    k += NUM_COMPANIES
+    out[k] = s.booms[seat]
+    out[k + 1] = s.busts[seat]
+    k += 2
+    for jr in range(n):
+        q = (seat + jr) % n
+        out[k] = s.cash[q]
+        out[k + 1] = debt_total(s, q)
+        out[k + 2] = s.debt_len[q]
+        out[k + 3] = s.regular[q].sum()
+        out[k + 4] = s.split[q].sum()
+        out[k + 5] = 1.0 if s.track_of[q] >= 0 else 0.0
+        k += SEAT_BLOCK
+    for jr in range(n):
+        q = (seat + jr) % n
+        for c in range(NUM_COMPANIES):
+            out[k] = s.split[q, c]
+            for m in range(NUM_MEMORY):
+                out[k + 1 + m] = s.memory[q, c, m]
+            k += COMPANY_BLOCK
+
+
+@njit(cache=True)
+def observation_bounds(n, rounds, max_price, top_bid, deck_size, low, high):
+    """Write the per-entry bounds of an observation (every entry is at least 0)."""
+    low[:] = 0.0
+    high[:] = 1.0
+    k = NUM_DECISION_PHASES + 2 + 2 * n
+    high[k] = rounds
+    high[k + 1] = rounds
+    k += 2
+    high[k : k + NUM_COMPANIES] = max_price
+    k += 2 * NUM_COMPANIES + 4 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES
+    high[k : k + 1 + NUM_KINDS] = deck_size
+    k += 1 + NUM_KINDS
+    for _ in range(n):
+        high[k : k + 2 * NUM_KINDS + 1] = PILE_CAP
+        high[k + 2 * NUM_KINDS + 1] = top_bid
+        k += pile_block(n)
+    k += 2 * NUM_KINDS
+    high[k : k + NUM_COMPANIES + 2] = deck_size
+    k += NUM_COMPANIES + 2
+    for _ in range(n):
+        high[k : k + 2] = MONEY_HIGH
+        high[k + 2 : k + 5] = deck_size
+        k += SEAT_BLOCK
+    for _ in range(n * NUM_COMPANIES):
+        high[k : k + COMPANY_BLOCK] = deck_size
+        high[k + 1 + MEM_UNSPLIT] = COUNT_HIGH
+        high[k + 1 + MEM_SPLIT_REVEALED] = COUNT_HIGH
+        high[k + 1 + MEM_BANKRUPT_LOST] = COUNT_HIGH
+        k += COMPANY_BLOCK
+
+
+@njit(cache=True)
+def state_size(n):
+    return 12 + 4 * NUM_COMPANIES + 2 * NUM_KINDS + n * (3 * PILE_CAP + 2 + 4 + 2 * NUM_COMPANIES + 5)
+
+
+@njit(cache=True)
+def state_vector(s, out):
+    """Write the full state, every hidden card included, as a flat vector."""
+    n = s.n
+    out[:] = 0.0
+    out[0] = s.round
+    out[1] = s.phase
+    out[2] = s.sub
+    out[3] = s.first
+    out[4] = s.actor
+    out[5] = s.turn_k
+    out[6] = s.div_company
+    out[7] = s.move_k
+    out[8] = s.deck_len
+    k = 9
+    for c in range(NUM_COMPANIES):
+        out[k] = s.price[c]
+        out[k + 1] = s.pair_comp[c]
+        out[k + 2] = s.pair_fc[c]
+        out[k + 3] = s.pair_shown[c]
+        k += 4
+    for j in range(s.deck_len):
+        out[k + s.deck[j]] += 1.0
+    k += NUM_KINDS
+    for kind in range(NUM_KINDS):
+        out[k + kind] = s.discard[kind]
+    k += NUM_KINDS
+    for t in range(n):
+        for j in range(PILE_CAP):
+            out[k] = s.pile[t, j]
+            out[k + 1] = s.pile_up[t, j]
+            out[k + 2] = s.pile_by[t, j]
+            k += 3
+        out[k] = s.bidder[t]
+        out[k + 1] = s.bid_values[s.bid_v[t]] if s.bidder[t] >= 0 else 0
+        k += 2
+    for p in range(n):
+        out[k] = s.hand[p, 0]
+        out[k + 1] = s.hand[p, 1]
+        out[k + 2] = s.booms[p]
+        out[k + 3] = s.busts[p]
+        k += 4
+        for c in range(NUM_COMPANIES):
+            out[k] = s.regular[p, c]
+            out[k + 1] = s.split[p, c]
+            k += 2
+        out[k] = s.cash[p]
+        out[k + 1] = debt_total(s, p)
+        out[k + 2] = s.debt_len[p]
+        out[k + 3] = s.track_of[p]
+        out[k + 4] = s.worth_mark[p]
+        k += 5
+    out[k] = s.game_over
+    out[k + 1] = s.rounds
+    out[k + 2] = s.n
