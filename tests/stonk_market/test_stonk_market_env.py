@@ -1,0 +1,198 @@
+"""The PettingZoo face of Stonk Market: API tests, spaces, observations, errors, rendering."""
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+from stonk_market_helpers import (
+    BIOHIPPO,
+    BLAMMO,
+    CHATTERFLY,
+    EXAMPLE_EXCHANGE,
+    EXAMPLE_HANDS,
+    GLITCH,
+    GREEDLE,
+    SOCKTOPUS,
+    SWEETBEE,
+    announce,
+    bid,
+    exchange,
+    set_table,
+    stonks,
+    table_env,
+    take,
+    tick,
+    withdraw,
+)
+
+import stonk_envs
+from stonk_envs import stonk_market_v0 as sm
+
+PLAYERS = [3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_pettingzoo_api_tests(n):
+    api_test(sm.env(num_players=n))
+    api_test(sm.raw_env(num_players=n))
+    parallel_api_test(sm.parallel_env(num_players=n))
+    seed_test(lambda: sm.env(num_players=n))
+    parallel_seed_test(lambda: sm.parallel_env(num_players=n))
+    render_test(lambda render_mode=None: sm.env(num_players=n, render_mode=render_mode))
+
+
+@pytest.mark.parametrize(("n", "actions", "obs"), [(3, 257, 120), (4, 339, 157), (5, 421, 196), (6, 503, 237)])
+def test_space_sizes(n, actions, obs):
+    env = sm.parallel_env(num_players=n)
+    assert env.action_space("player_0").n == actions
+    assert env.observation_space("player_0")["observation"].shape == (obs,)
+    assert env.state_space.shape == (25 * n + 4,)
+    env.reset(seed=0)
+    assert env.state().shape == (25 * n + 4,)
+
+
+def test_action_layout_ends_with_exchange_and_stonks():
+    n = 6
+    env = sm.raw_env(num_players=n)
+    game = env.table.game
+    assert announce(BIOHIPPO, 9) == 81 and bid(n, 0, 1, GLITCH, 1) == 82
+    assert take(n, 0, 5) == 82 + 405 + 4 and withdraw(n) == 492
+    assert exchange(n, BIOHIPPO) == 501 and stonks(n) == 502
+    assert game.describe_action(2, bid(n, 2, 1, GREEDLE, 3)) == "BID 3 Greedle for player_1's announcement"
+    assert game.describe_action(2, take(n, 2, 0)) == "TAKE player_0's bid"
+    assert game.describe_action(0, announce(CHATTERFLY, 4)) == "ANNOUNCE give 4 Chatterfly"
+    assert game.describe_action(0, exchange(n, SOCKTOPUS)) == "EXCHANGE give 1 Socktopus Ltd."
+    assert [game.describe_action(0, a) for a in (0, withdraw(n), stonks(n))] == ["WAIT", "WITHDRAW", "STONKS"]
+
+
+def test_registry_ids():
+    assert stonk_envs.stonk_market_v0 is sm
+    env = pettingzoo.make("parallel", "stonk_envs/stonk_market-v0", num_players=5)
+    observations, _ = env.reset(seed=1)
+    assert len(observations) == 5
+
+
+def test_observation_layout_from_the_observers_seat():
+    n = 4
+    env = table_env()
+    tick(env, p0=announce(CHATTERFLY, 3))
+    tick(env, p1=bid(n, 1, 0, GREEDLE, 3))
+    tick(env, p0=take(n, 0, 1))
+    tick(env, p2=announce(BIOHIPPO, 2))
+    observations, _, _, _, _ = tick(env, p3=bid(n, 3, 2, GLITCH, 1))
+    obs = observations["player_1"]["observation"]
+    expected = np.zeros(157, np.float32)
+    expected[0:9] = [1, 1, 2, 2, 4, 2, 0, 2, 1]  # my hand after the deal
+    expected[9 + SOCKTOPUS] = 1  # the Exchange card
+    expected[18:22] = 15  # hand sizes of me, p2, p3, p0
+    expected[22 + 0 * 9 + CHATTERFLY] = 3  # I am known to hold the 3 Chatterfly I received
+    expected[22 + 3 * 9 + GREEDLE] = 3  # p0 (relative seat 3) received 3 Greedle
+    expected[58 + 1 * 9 + BIOHIPPO] = 2  # p2 (relative 1) announces 2 BioHippo
+    expected[94 + 2 * 4 + 1] = 1  # p3 (relative 2) bids on relative seat 1's announcement
+    expected[110 + 2 * 9 + GLITCH] = 1  # ... offering 1 Glitch & Co.
+    expected[154:157] = [0, 5, 295]  # round, tick, ticks left
+    assert obs.tolist() == expected.tolist()
+    assert observations["player_1"]["action_mask"][take(n, 1, 0)] == 0
+    assert env.observation_space("player_1").contains(observations["player_1"])
+
+
+def test_public_knowledge_drops_when_cards_leave():
+    n = 4
+    env = table_env()
+    tick(env, p0=announce(CHATTERFLY, 3))
+    tick(env, p1=bid(n, 1, 0, GREEDLE, 3))
+    tick(env, p0=take(n, 0, 1))
+    # p1 is known to hold 3 Chatterfly; it gives 2 of its 4 away in a deal with p2.
+    tick(env, p1=announce(CHATTERFLY, 2))
+    tick(env, p2=bid(n, 2, 1, BIOHIPPO, 1))
+    tick(env, p1=take(n, 1, 2))
+    k = env.table.states["known"][0]
+    assert k[1].tolist() == [0, 0, 0, 0, 1, 0, 0, 0, 1]
+    assert k[2].tolist() == [0, 0, 0, 0, 2, 0, 0, 0, 0]
+    # p1 puts one of its 2 Chatterfly into the Exchange; its known count cannot go below 0.
+    tick(env, p1=exchange(n, CHATTERFLY))
+    tick(env, p1=exchange(n, CHATTERFLY))
+    assert k[1].tolist() == [0, 0, 0, 0, 1, 0, 0, 1, 1]
+    assert env.table.states["exchange"][0] == CHATTERFLY
+
+
+def test_illegal_actions_through_raw_env_raise_and_change_nothing():
+    n = 4
+    env = sm.raw_env(num_players=n)
+    env.reset(seed=0)
+    set_table(env.table.states, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    before = env.table.states.copy()
+    cases = [
+        (withdraw(n), "player_0: action 328 \\(WITHDRAW\\) is illegal: player_0 has no open announcement"),
+        (announce(GLITCH, 1), "player_0 holds 0 Glitch & Co., fewer than 1"),
+        (bid(n, 0, 1, GREEDLE, 1), "player_1 has no open announcement"),
+        (take(n, 0, 2), "player_0 has no open announcement"),
+        (exchange(n, SOCKTOPUS), "player_0 holds 0 Socktopus Ltd., fewer than 1"),
+        (339, "outside 0..338"),
+        ("3", "must be an integer"),
+    ]
+    for action, message in cases:
+        with pytest.raises(ValueError, match=message):
+            env.step(action)
+        assert env.agent_selection == "player_0"
+        assert env.table.states.tobytes() == before.tobytes()
+    env.step(announce(GREEDLE, 7))
+    assert env.agent_selection == "player_1"
+
+
+def test_bidding_the_announced_suit_is_illegal():
+    n = 4
+    env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    tick(env, p3=announce(CHATTERFLY, 5))
+    mask = env.table.observe(2)["action_mask"]
+    assert mask[bid(n, 2, 3, CHATTERFLY, 1)] == 0 and mask[bid(n, 2, 3, BLAMMO, 7)] == 1
+    raw = sm.raw_env(num_players=n)
+    raw.reset(seed=0)
+    raw.table.states[:] = env.table.states
+    raw.step(0)
+    raw.step(0)
+    with pytest.raises(ValueError, match=r"player_2: .* a bid cannot offer the announced suit Chatterfly"):
+        raw.step(bid(n, 2, 3, CHATTERFLY, 2))
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ({"num_players": 2}, "num_players must be 3..6"),
+        ({"num_players": 7}, "num_players must be 3..6"),
+        ({"tick_cap": 0}, "tick_cap"),
+        ({"num_rounds": 0}, "num_rounds"),
+        ({"reward_mode": "money"}, "reward_mode"),
+        ({"stonks_bonus": -1}, "stonks_bonus"),
+        ({"colour": 1}, "unknown option"),
+    ],
+)
+def test_bad_config_is_named(option, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parallel_env(**option)
+
+
+def test_stonks_is_always_legal_and_the_mask_is_empty_after_the_game():
+    env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE, num_rounds=1)
+    assert env.table.observe(1)["action_mask"][stonks(4)] == 1
+    observations, _, terms, _, _ = tick(env, p1=stonks(4))
+    assert all(terms.values())
+    assert not observations["player_0"]["action_mask"].any()
+
+
+def test_render_hides_other_hands_but_shows_what_is_known():
+    n = 4
+    env = sm.parallel_env(num_players=n, render_mode="ansi", render_seat=1)
+    env.reset(seed=0)
+    set_table(env.table.states, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    tick(env, p2=exchange(n, CHATTERFLY), p1=announce(SWEETBEE, 6))
+    text = env.render()
+    assert text.splitlines()[0] == "Stonk Market  round 1/3  tick 1/300  Exchange: Chatterfly"
+    assert "player_1 (you): total   0  13 cards  hand 2 Glitch & Co., 5 Nobble & Grasp, 6 SweetBee Naturals" in text
+    assert "announces 6 SweetBee Naturals" in text
+    assert "player_2: total   0  18 cards  known 1 Socktopus Ltd." in text
+    assert "Blammo" not in text
+    full = sm.parallel_env(num_players=n, render_mode="ansi")
+    full.reset(seed=0)
+    full.table.states[:] = env.table.states
+    assert "7 Blammo!" in full.render()
