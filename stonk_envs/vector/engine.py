@@ -1,0 +1,121 @@
+"""The batched engine: N games of one kind stepped in lockstep by compiled kernels.
+
+State is one structured record per game (``states`` has shape (N,)); every buffer has the
+game index first and the seat second. Each step runs, for every game, the same compiled core
+functions the PettingZoo env runs, then writes every seat's observation and action mask in
+the env's own encoding. A game that ends is started again in the same step (auto-reset):
+``terminated[i]`` is True, ``rewards[i]`` holds the rewards of its last step,
+``final_obs[i]`` its last observations, and ``obs[i]``/``masks[i]`` already belong to the
+next game.
+
+Seeding: after ``reset(seed=s)`` slot ``i`` plays exactly the games that the PettingZoo env
+plays after ``reset(seed=s + i)`` followed by plain ``reset()`` calls.
+
+The arrays returned by :meth:`BatchEngine.reset` and :meth:`BatchEngine.step` are the
+engine's own buffers, overwritten by the next call: copy what you keep.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+from gymnasium.utils import seeding
+
+from stonk_envs.vector.batch_ops import first_illegal
+
+PARALLEL_FROM = 64
+"""Batches of at least this many games use the multi-threaded kernels."""
+
+
+class BatchEngine:
+    """N games of one kind in lockstep, with auto-reset; see the module docstring."""
+
+    def __init__(self, kernels: ModuleType, num_envs: int, config):
+        self.kernels = kernels
+        self.config = config
+        self.game = kernels.GAME(config)
+        self.num_envs = num_envs
+        self.num_players = n = self.game.num_players
+        self.num_actions = a = self.game.num_actions
+        self.obs_size = o = len(self.game.observation_bounds[0])
+        self.agent_names = [f"player_{p}" for p in range(n)]
+        self.parallel = num_envs >= PARALLEL_FROM
+        self._args = kernels.init_args(config)
+        self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
+        self.obs = np.zeros((num_envs, n, o), np.float32)
+        self.masks = np.zeros((num_envs, n, a), np.int8)
+        self.actors = np.zeros((num_envs, n), np.bool_)
+        self.rewards = np.zeros((num_envs, n), np.float32)
+        self.voids = np.zeros((num_envs, n), np.int8)
+        self.terminated = np.zeros(num_envs, np.bool_)
+        self.final_obs = np.zeros((num_envs, n, o), np.float32)
+        self._joint = np.zeros((num_envs, n), np.int64)
+        self._next_seeds = np.zeros(num_envs, np.int64)
+        self._all_active = np.ones(num_envs, np.bool_)
+        self._generators: list[np.random.Generator] = []
+
+    @property
+    def nbytes_per_game(self) -> int:
+        """Bytes of state and buffers held for each game of the batch."""
+        arrays = (self.states, self.obs, self.masks, self.actors, self.rewards, self.voids, self.terminated,
+                  self.final_obs, self._joint, self._next_seeds, self._all_active)
+        return sum(x.nbytes for x in arrays) // self.num_envs
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Start a new game in every slot; returns ``(obs, masks)``."""
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**62))
+        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        self._generators = [seeding.np_random(int(seed) + i)[0] for i in range(self.num_envs)]
+        seeds = np.array([g.integers(2**63) for g in self._generators], np.int64)
+        self._next_seeds[:] = [g.integers(2**63) for g in self._generators]
+        run = self.kernels.reset_parallel if self.parallel else self.kernels.reset_serial
+        run(self.states, seeds, self._args, self.obs, self.masks, self.actors)
+        self.rewards[:] = 0.0
+        self.voids[:] = 0
+        self.terminated[:] = False
+        return self.obs, self.masks
+
+    def step(
+        self, actions: np.ndarray, active: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Apply one joint action per game; returns ``(obs, masks, rewards, terminated)``.
+
+        ``actions`` is int64 of shape (N, P); only the entries of seats in :attr:`actors` are
+        used, and each of those must be legal under :attr:`masks` (else ``ValueError`` and
+        nothing changes). ``active`` (bool, shape (N,)) steps only the games marked True; the
+        others keep their state and get zero rewards.
+        """
+        if not self._generators:
+            raise ValueError("step() called before reset()")
+        actions = np.asarray(actions)
+        if actions.shape != self._joint.shape or actions.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be an integer array of shape {self._joint.shape}, got {actions.dtype} {actions.shape}"
+            )
+        actions = actions.astype(np.int64, copy=False)
+        if active is None:
+            active = self._all_active
+        else:
+            active = np.asarray(active, dtype=np.bool_)
+            if active.shape != (self.num_envs,):
+                raise ValueError(f"active must have shape ({self.num_envs},), got {active.shape}")
+        bad = first_illegal(actions, self.masks, self.actors, active)
+        if bad >= 0:
+            i, p = divmod(bad, self.num_players)
+            raise ValueError(f"game {i}, {self.agent_names[p]}: action {actions[i, p]} is illegal")
+        run = self.kernels.step_parallel if self.parallel else self.kernels.step_serial
+        out = (self.rewards, self.voids, self.terminated, self.final_obs, self.obs, self.masks, self.actors)
+        run(self.states, active, actions, self._joint, self._args, self._next_seeds, out)
+        for i in np.flatnonzero(self.terminated):
+            self._next_seeds[i] = self._generators[i].integers(2**63)
+        return self.obs, self.masks, self.rewards, self.terminated
+
+    def state_vectors(self) -> np.ndarray:
+        """The full state of every game, shape (N, state_size), for centralised critics."""
+        out = np.zeros((self.num_envs, self.game.state_size), np.float32)
+        for i in range(self.num_envs):
+            self.game.state_vector(self.states, i, out[i])
+        return out

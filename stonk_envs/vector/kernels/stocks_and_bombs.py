@@ -1,0 +1,82 @@
+"""Batch kernels of Stocks & Bombs: its compiled core (``init``, ``actors``, ``legal_mask``,
+``observe``, ``step``) run over ``states[i]`` for every game of a batch."""
+
+import numpy as np
+from numba import njit, prange
+
+from stonk_envs.core.rewards import reward_mode_code
+from stonk_envs.games.stocks_and_bombs import StocksAndBombs, StocksAndBombsConfig, core
+
+GAME = StocksAndBombs
+CONFIG = StocksAndBombsConfig
+
+
+def init_args(config: StocksAndBombsConfig) -> np.ndarray:
+    """The integers ``core.init`` takes after the seed."""
+    mode = reward_mode_code(config.reward_mode)
+    return np.array([config.num_players, config.tick_cap, config.round_cap, config.points_to_win, mode], np.int64)
+
+
+@njit(cache=True)
+def _init(s, seed, args):
+    core.init(s, seed, args[0], args[1], args[2], args[3], args[4])
+
+
+@njit(cache=True)
+def _views(s, i, obs, masks, actors):
+    core.actors(s, actors[i])
+    for p in range(obs.shape[1]):
+        core.observe(s, p, obs[i, p])
+        core.legal_mask(s, p, masks[i, p])
+
+
+@njit(cache=True)
+def _step_one(states, i, active, actions, joint, args, next_seeds, rewards, voids, terminated, final_obs, obs, masks,
+              actors):
+    if not active[i]:
+        rewards[i] = 0.0
+        voids[i] = 0
+        terminated[i] = False
+        return
+    s = states[i]
+    for p in range(obs.shape[1]):
+        joint[i, p] = actions[i, p] if actors[i, p] else -1
+    over = core.step(s, joint[i], rewards[i], voids[i])
+    terminated[i] = over
+    if over:
+        for p in range(obs.shape[1]):
+            core.observe(s, p, final_obs[i, p])
+        _init(s, next_seeds[i], args)
+    _views(s, i, obs, masks, actors)
+
+
+@njit(cache=True)
+def reset_serial(states, seeds, args, obs, masks, actors):
+    for i in range(states.shape[0]):
+        _init(states[i], seeds[i], args)
+        _views(states[i], i, obs, masks, actors)
+
+
+@njit(cache=True, parallel=True)
+def reset_parallel(states, seeds, args, obs, masks, actors):
+    for i in prange(states.shape[0]):
+        _init(states[i], seeds[i], args)
+        _views(states[i], i, obs, masks, actors)
+
+
+@njit(cache=True)
+def step_serial(states, active, actions, joint, args, next_seeds, out):
+    """Step every active game; ``out`` is (rewards, voids, terminated, final_obs, obs, masks, actors)."""
+    rewards, voids, terminated, final_obs, obs, masks, actors = out
+    for i in range(states.shape[0]):
+        _step_one(states, i, active, actions, joint, args, next_seeds, rewards, voids, terminated, final_obs, obs,
+                  masks, actors)
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(states, active, actions, joint, args, next_seeds, out):
+    """:func:`step_serial` over threads."""
+    rewards, voids, terminated, final_obs, obs, masks, actors = out
+    for i in prange(states.shape[0]):
+        _step_one(states, i, active, actions, joint, args, next_seeds, rewards, voids, terminated, final_obs, obs,
+                  masks, actors)

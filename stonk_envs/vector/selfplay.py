@@ -1,0 +1,236 @@
+"""Single-seat self-play views of a batched engine, for Stable-Baselines3 and Gymnasium.
+
+Slot ``i`` of the view is game ``i`` of the engine seen from one learner seat (by default
+seat ``i mod P``, so every seat position is trained). The other seats are played by an
+opponent :class:`~stonk_envs.policies.base.Policy` (random by default; give a frozen copy of
+the learner for self-play, and swap it with :meth:`SelfPlay.set_opponent`). One view step
+is one learner decision: in a turn-based game the opponents' turns in between are played
+inside the step, and their rewards to the learner seat are added up.
+
+- :class:`SelfPlayVecEnv` is an SB3 ``VecEnv`` over ``Box`` observations with
+  ``action_masks()``, so ``sb3_contrib.MaskablePPO`` trains on it directly.
+- :class:`SelfPlayGymVectorEnv` is a ``gymnasium.vector.VectorEnv`` over the PettingZoo
+  env's ``{"observation", "action_mask"}`` encoding, with same-step auto-reset.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+from stable_baselines3.common.vec_env import VecEnv
+
+from stonk_envs.core.game import NO_ACTION
+from stonk_envs.policies.base import Policy, RandomPolicy
+from stonk_envs.vector.engine import BatchEngine
+
+
+class SelfPlay:
+    """The stepping logic shared by both views: learner seats, opponents, episode stats."""
+
+    def __init__(
+        self,
+        engine: BatchEngine,
+        opponent: Policy | None = None,
+        learner_seat: int | None = None,
+        seed: int | None = None,
+    ):
+        n, p = engine.num_envs, engine.num_players
+        if learner_seat is None:
+            self.seats = np.arange(n) % p
+        elif isinstance(learner_seat, bool) or not isinstance(learner_seat, int) or not 0 <= learner_seat < p:
+            raise ValueError(f"learner_seat must be None or an integer in 0..{p - 1}, got {learner_seat!r}")
+        else:
+            self.seats = np.full(n, learner_seat)
+        self.engine = engine
+        self.opponent = opponent if opponent is not None else RandomPolicy()
+        self.rng = np.random.default_rng(seed)
+        self.rows = np.arange(n)
+        self.is_opponent = np.ones((n, p), np.bool_)
+        self.is_opponent[self.rows, self.seats] = False
+        self.episode_return = np.zeros(n, np.float64)
+        self.episode_length = np.zeros(n, np.int64)
+
+    def set_opponent(self, opponent: Policy) -> None:
+        """Play the non-learner seats with ``opponent`` from the next step on."""
+        self.opponent = opponent
+
+    def learner_obs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each slot's learner observation (N, O) and mask (N, A), copied."""
+        e = self.engine
+        return e.obs[self.rows, self.seats], e.masks[self.rows, self.seats]
+
+    def reset(self, seed: int | None = None) -> None:
+        self.engine.reset(seed)
+        self.episode_return[:] = 0.0
+        self.episode_length[:] = 0
+        self._play_opponents_until_learner_acts(np.zeros(self.engine.num_envs, np.float64), None)
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One learner decision per slot; returns ``(rewards, terminated, final_obs)``.
+
+        ``final_obs`` (N, O) holds each ended game's last learner observation (zeros elsewhere).
+        """
+        e = self.engine
+        actions = np.asarray(actions).reshape(-1)
+        if actions.shape != (e.num_envs,):
+            raise ValueError(f"expected {e.num_envs} actions, got shape {np.shape(actions)}")
+        joint = self._opponent_actions(e.actors)
+        joint[self.rows, self.seats] = actions
+        e.step(joint)
+        rewards = e.rewards[self.rows, self.seats].astype(np.float64)
+        done = e.terminated.copy()
+        final_obs = np.zeros((e.num_envs, e.obs_size), np.float32)
+        final_obs[done] = e.final_obs[done, self.seats[done]]
+        done |= self._play_opponents_until_learner_acts(rewards, final_obs)
+        self.episode_return += rewards
+        self.episode_length += 1
+        return rewards, done, final_obs
+
+    def pop_episodes(self, done: np.ndarray) -> dict[int, dict[str, float]]:
+        """Return and clear the ``{"r", "l", "t"}`` stats of the slots whose games ended."""
+        stats = {}
+        for i in np.flatnonzero(done):
+            stats[int(i)] = {"r": float(self.episode_return[i]), "l": int(self.episode_length[i]), "t": time.time()}
+            self.episode_return[i] = 0.0
+            self.episode_length[i] = 0
+        return stats
+
+    def _opponent_actions(self, acting: np.ndarray) -> np.ndarray:
+        e = self.engine
+        joint = np.full((e.num_envs, e.num_players), NO_ACTION, np.int64)
+        seats = np.nonzero(acting & self.is_opponent)
+        if len(seats[0]):
+            joint[seats] = self.opponent.act(e.obs[seats], e.masks[seats], self.rng)
+        return joint
+
+    def _play_opponents_until_learner_acts(self, rewards: np.ndarray, final_obs: np.ndarray | None) -> np.ndarray:
+        """Step the games whose learner may not act yet; adds to ``rewards``, returns which ended."""
+        e = self.engine
+        ended = np.zeros(e.num_envs, np.bool_)
+        waiting = ~e.actors[self.rows, self.seats]
+        while waiting.any():
+            e.step(self._opponent_actions(e.actors & waiting[:, None]), active=waiting)
+            rewards += e.rewards[self.rows, self.seats]
+            now = e.terminated & waiting
+            if final_obs is not None:
+                final_obs[now] = e.final_obs[now, self.seats[now]]
+            ended |= now
+            waiting = ~e.actors[self.rows, self.seats]
+        return ended
+
+
+class SelfPlayVecEnv(VecEnv):
+    """SB3 ``VecEnv`` of the single-seat view: ``Box`` observations, ``action_masks()``."""
+
+    def __init__(self, engine: BatchEngine, opponent: Policy | None = None, learner_seat: int | None = None,
+                 seed: int | None = None):
+        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed)
+        self.render_mode = None
+        low, high = engine.game.observation_bounds
+        super().__init__(engine.num_envs, spaces.Box(low, high, dtype=np.float32), spaces.Discrete(engine.num_actions))
+        self._actions: np.ndarray | None = None
+
+    def set_opponent(self, opponent: Policy) -> None:
+        """Play the non-learner seats with ``opponent`` from the next step on."""
+        self.selfplay.set_opponent(opponent)
+
+    def reset(self) -> np.ndarray:
+        self.selfplay.reset(self._seeds[0])
+        self._reset_seeds()
+        self._reset_options()
+        return self.selfplay.learner_obs()[0]
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self):
+        if self._actions is None:
+            raise ValueError("step_wait() called without step_async()")
+        rewards, done, final_obs = self.selfplay.step(self._actions)
+        self._actions = None
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i, episode in self.selfplay.pop_episodes(done).items():
+            infos[i] = {"terminal_observation": final_obs[i], "episode": episode}
+        return self.selfplay.learner_obs()[0], rewards.astype(np.float32), done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Each slot's learner action mask as bools, shape (N, A)."""
+        return self.selfplay.learner_obs()[1].astype(np.bool_)
+
+    def close(self) -> None:
+        pass
+
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        """Call a view method once; an array with one row per slot is split by slot."""
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        if isinstance(result, np.ndarray) and result.shape[:1] == (self.num_envs,):
+            return [result[i] for i in self._indices(indices)]
+        return [result for _ in self._indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices=None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+
+class SelfPlayGymVectorEnv(gymnasium.vector.VectorEnv):
+    """Gymnasium vector env of the single-seat view, in the PettingZoo env's encoding."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, engine: BatchEngine, opponent: Policy | None = None, learner_seat: int | None = None,
+                 seed: int | None = None):
+        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed)
+        self.num_envs = engine.num_envs
+        low, high = engine.game.observation_bounds
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (engine.num_actions,), dtype=np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(engine.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def set_opponent(self, opponent: Policy) -> None:
+        """Play the non-learner seats with ``opponent`` from the next step on."""
+        self.selfplay.set_opponent(opponent)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        obs, masks = self.selfplay.learner_obs()
+        return {"observation": obs, "action_mask": masks}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self.selfplay.reset(seed)
+        return self._obs(), {}
+
+    def step(self, actions):
+        rewards, done, final_obs = self.selfplay.step(actions)
+        infos: dict[str, Any] = {}
+        episodes = self.selfplay.pop_episodes(done)
+        if episodes:
+            last = np.full(self.num_envs, None, dtype=object)
+            zero_mask = np.zeros(self.single_action_space.n, np.int8)
+            for i in episodes:
+                last[i] = {"observation": final_obs[i], "action_mask": zero_mask}
+            infos = {"final_obs": last, "_final_obs": done.copy()}
+        return self._obs(), rewards, done, np.zeros(self.num_envs, np.bool_), infos

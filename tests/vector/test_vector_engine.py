@@ -1,0 +1,142 @@
+"""The batched engine: shapes, legal masks, auto-reset, bad input, partial steps, threads."""
+
+import numpy as np
+import pytest
+
+from stonk_envs import vector
+from stonk_envs.vector.batch_ops import RNG_DTYPE, random_actions
+
+SHORT = {"tick_cap": 3, "round_cap": 1}
+"""One round of three ticks: every game ends on its third step."""
+
+
+def random_play(engine, steps, seed=0):
+    """Step ``engine`` with compiled random legal actions; yields each step's results."""
+    stream = np.zeros(1, RNG_DTYPE)
+    stream[0]["rng"] = seed
+    actions = np.zeros((engine.num_envs, engine.num_players), np.int64)
+    for _ in range(steps):
+        random_actions(stream[0], engine.masks, actions)
+        yield actions.copy(), engine.step(actions)
+
+
+def test_shapes_and_dtypes_at_five_players():
+    engine = vector.make("stocks_and_bombs", 3, num_players=5)
+    obs, masks = engine.reset(seed=0)
+    # 9n^2 + n + 1 actions; 3n^2 + 2n + 6n^2 + 2n + 3 observation entries (n = 5)
+    assert (engine.num_actions, engine.obs_size) == (231, 248)
+    assert obs.shape == (3, 5, 248) and obs.dtype == np.float32
+    assert masks.shape == (3, 5, 231) and masks.dtype == np.int8
+    assert engine.actors.shape == (3, 5) and engine.actors.all()
+    _, (_, _, rewards, terminated) = next(random_play(engine, 1))
+    assert rewards.shape == (3, 5) and rewards.dtype == np.float32
+    assert terminated.shape == (3,) and terminated.dtype == np.bool_
+    assert engine.state_vectors().shape == (3, 3 * 5 + 6 * 5 + 3)
+
+
+def test_memory_per_game_counts_state_and_buffers():
+    engine = vector.make("stocks_and_bombs", 2, num_players=4)
+    n, o, a = 4, 163, 149
+    expected = engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1
+    assert engine.nbytes_per_game == expected
+
+
+def test_masks_are_legal_and_every_seat_can_act():
+    engine = vector.make("stocks_and_bombs", 8, num_players=4)
+    engine.reset(seed=3)
+    # a fresh deal: each seat holds its own 3 pieces and may propose any of the 9 others for
+    # each of them (27), WAIT and STOP; nobody has proposed, so no ACCEPT is legal
+    assert (engine.masks.sum(axis=2) == 27 + 2).all()
+    for actions, (_, masks, _, _) in random_play(engine, 200, seed=5):
+        assert (masks[:, :, 0] == 1).all() and (masks[:, :, -1] == 1).all()
+        assert masks.max() == 1 and masks.min() == 0
+    assert actions.min() >= 0
+
+
+def win_loss(totals):
+    """The win_loss rewards of final totals, written out (rewards.py)."""
+    n, best = len(totals), max(totals)
+    w = sum(t == best for t in totals)
+    return [0.0 if w == n else (n - w) / (w * (n - 1)) if t == best else -1 / (n - 1) for t in totals]
+
+
+def test_auto_reset_starts_the_next_game_in_the_same_step():
+    engine = vector.make("stocks_and_bombs", 16, num_players=4, tick_cap=6, round_cap=1)
+    obs, _ = engine.reset(seed=1)
+    first = obs.copy()
+    stream = np.zeros(1, RNG_DTYPE)
+    actions = np.zeros((16, 4), np.int64)
+    for tick in range(6):
+        # random proposals, never STOP, and accept a proposal whenever one may be accepted
+        no_stop = engine.masks.copy()
+        no_stop[:, :, -1] = 0
+        random_actions(stream[0], no_stop, actions)
+        accept = engine.masks[:, :, 145:148]
+        actions = np.where(accept.any(axis=2), 145 + accept.argmax(axis=2), actions)
+        obs, masks, rewards, terminated = engine.step(actions)
+        assert terminated.all() == (tick == 5) and terminated.any() == (tick == 5)
+    # each ended game paid win_loss on its final totals (seat 0's view: relative = absolute)
+    totals = engine.final_obs[:, 0, 152:156]
+    for i in range(16):
+        np.testing.assert_allclose(rewards[i], win_loss(list(totals[i])), rtol=1e-6)
+    assert (totals.sum(axis=1) > 0).sum() >= 4
+    # the last observation: round 1 after the only round; the new game: round 0, tick 0, 3 left
+    assert (engine.final_obs[:, :, -3] == 1).all()
+    assert (obs[:, :, -3:] == [0, 0, 6]).all()
+    # the second games are new deals, not the first ones again, and start with fresh masks
+    assert not np.array_equal(obs, first)
+    assert (masks.sum(axis=2) == 29).all()
+
+
+def test_an_illegal_action_raises_and_changes_nothing():
+    engine = vector.make("stocks_and_bombs", 2, num_players=4)
+    engine.reset(seed=0)
+    before = engine.states.copy()
+    actions = np.zeros((2, 4), np.int64)
+    actions[1, 2] = 5 * 12 + 1  # PROPOSE giving relative piece 5, which seat 2 does not hold
+    with pytest.raises(ValueError, match=r"game 1, player_2: action 61 is illegal"):
+        engine.step(actions)
+    assert engine.states.tobytes() == before.tobytes()
+    with pytest.raises(ValueError, match="shape"):
+        engine.step(np.zeros((2, 3), np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        engine.step(np.zeros((2, 4), np.float32))
+
+
+def test_bad_make_arguments_name_the_problem():
+    with pytest.raises(ValueError, match="no batched engine for game 'chess'"):
+        vector.make("chess", 4)
+    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+        vector.make("stocks_and_bombs", 0)
+    with pytest.raises(ValueError, match="unknown option"):
+        vector.make("stocks_and_bombs", 4, tick_limit=3)
+    with pytest.raises(ValueError, match="num_players must be 4..6"):
+        vector.make("stocks_and_bombs", 4, num_players=7)
+    with pytest.raises(ValueError, match="before reset"):
+        vector.make("stocks_and_bombs", 1).step(np.zeros((1, 4), np.int64))
+    with pytest.raises(ValueError, match="seed must be"):
+        vector.make("stocks_and_bombs", 1).reset(seed=-1)
+
+
+def test_inactive_games_keep_their_state():
+    engine = vector.make("stocks_and_bombs", 3, num_players=4)
+    engine.reset(seed=2)
+    before = engine.states.copy()
+    engine.step(np.zeros((3, 4), np.int64), active=np.array([True, False, True]))
+    assert engine.states[1].tobytes() == before[1].tobytes()
+    assert engine.states["tick"].tolist() == [1, 0, 1]
+    assert (engine.rewards[1] == 0).all() and not engine.terminated[1]
+
+
+def test_threaded_kernels_match_the_serial_ones():
+    engines = [vector.make("stocks_and_bombs", 80, num_players=4, **SHORT) for _ in range(2)]
+    assert engines[0].parallel
+    engines[1].parallel = False
+    for engine in engines:
+        engine.reset(seed=9)
+    runs = [list(random_play(engine, 7, seed=4)) for engine in engines]
+    for (a0, out0), (a1, out1) in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a0, a1)
+    for x, y in zip(out0, out1, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert engines[0].states.tobytes() == engines[1].states.tobytes()
