@@ -16,7 +16,7 @@ inside the step, and their rewards to the learner seat are added up.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -194,7 +194,7 @@ class SelfPlayVecEnv(VecEnv):
 class SelfPlayGymVectorEnv(gymnasium.vector.VectorEnv):
     """Gymnasium vector env of the single-seat view, in the PettingZoo env's encoding."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, engine: BatchEngine, opponent: Policy | None = None, learner_seat: int | None = None,
                  seed: int | None = None):

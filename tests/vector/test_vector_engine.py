@@ -48,9 +48,9 @@ def test_masks_are_legal_and_every_seat_can_act():
     # each of them (27), WAIT and STOP; nobody has proposed, so no ACCEPT is legal
     assert (engine.masks.sum(axis=2) == 27 + 2).all()
     for actions, (_, masks, _, _) in random_play(engine, 200, seed=5):
+        assert actions.min() >= 0
         assert (masks[:, :, 0] == 1).all() and (masks[:, :, -1] == 1).all()
         assert masks.max() == 1 and masks.min() == 0
-    assert actions.min() >= 0
 
 
 def win_loss(totals):
@@ -110,7 +110,7 @@ def test_bad_make_arguments_name_the_problem():
         vector.make("stocks_and_bombs", 0)
     with pytest.raises(ValueError, match="unknown option"):
         vector.make("stocks_and_bombs", 4, tick_limit=3)
-    with pytest.raises(ValueError, match="num_players must be 4..6"):
+    with pytest.raises(ValueError, match=r"num_players must be 4\.\.6"):
         vector.make("stocks_and_bombs", 4, num_players=7)
     with pytest.raises(ValueError, match="before reset"):
         vector.make("stocks_and_bombs", 1).step(np.zeros((1, 4), np.int64))
@@ -134,9 +134,8 @@ def test_threaded_kernels_match_the_serial_ones():
     engines[1].parallel = False
     for engine in engines:
         engine.reset(seed=9)
-    runs = [list(random_play(engine, 7, seed=4)) for engine in engines]
-    for (a0, out0), (a1, out1) in zip(*runs, strict=True):
-        np.testing.assert_array_equal(a0, a1)
-    for x, y in zip(out0, out1, strict=True):
-        np.testing.assert_array_equal(x, y)
+    runs = [[actions for actions, _ in random_play(engine, 7, seed=4)] for engine in engines]
+    np.testing.assert_array_equal(np.stack(runs[0]), np.stack(runs[1]))
+    for name in ("obs", "masks", "rewards", "terminated", "final_obs", "actors", "voids"):
+        np.testing.assert_array_equal(getattr(engines[0], name), getattr(engines[1], name))
     assert engines[0].states.tobytes() == engines[1].states.tobytes()
