@@ -237,3 +237,32 @@ def state_vector(s, out):
     out[k] = s.game_over
     out[k + 1] = s.rounds
     out[k + 2] = s.n
+
+
+def observation_layout(n: int) -> dict[str, tuple[int, int]]:
+    """``{name: (start, size)}`` of each section of the observation table above."""
+    sizes = [
+        ("phase", NUM_DECISION_PHASES),
+        ("reveal_step", 2),
+        ("actor", n),
+        ("first_player", n),
+        ("round", 2),
+        ("prices", NUM_COMPANIES),
+        ("dividend_company", NUM_COMPANIES),
+        ("public_pair", 2 * NUM_COMPANIES),
+        ("my_pair", 2 * NUM_COMPANIES),
+        ("known_forecasts", NUM_COMPANIES * NUM_COMPANIES),
+        ("deck", 1),
+        ("discard", NUM_KINDS),
+        ("stockpiles", n * int(pile_block(n))),
+        ("my_hand", 2 * NUM_KINDS),
+        ("my_regular", NUM_COMPANIES),
+        ("my_action_cards", 2),
+        ("seats", n * SEAT_BLOCK),
+        ("seat_company", n * NUM_COMPANIES * COMPANY_BLOCK),
+    ]
+    layout, start = {}, 0
+    for name, size in sizes:
+        layout[name] = (start, size)
+        start += size
+    return layout
