@@ -60,6 +60,7 @@ class GameTable:
         self.action_space = spaces.Discrete(game.num_actions)
         self.state_space = spaces.Box(-np.inf, np.inf, (game.state_size,), dtype=np.float32)
         self.game_over = False
+        self._masks: list[np.ndarray | None] = [None] * n
 
     def reset(self, seed: int | None) -> None:
         """Start a new game; a given seed makes the whole game reproducible."""
@@ -67,6 +68,7 @@ class GameTable:
             self.np_random, _ = seeding.np_random(seed)
         self.game.reset(self.states, 0, int(self.np_random.integers(2**63)))
         self.game_over = False
+        self._masks = [None] * self.game.num_players
         self.refresh_actors()
 
     def refresh_actors(self) -> list[int]:
@@ -74,11 +76,18 @@ class GameTable:
         self.game.actors(self.states, 0, self.actor_flags)
         return [int(p) for p in np.flatnonzero(self.actor_flags)]
 
-    def mask(self, seat: int) -> np.ndarray:
-        out = np.zeros(self.game.num_actions, dtype=np.int8)
-        if not self.game_over:
-            self.game.legal_mask(self.states, 0, seat, out)
+    def _mask(self, seat: int) -> np.ndarray:
+        """``seat``'s mask, computed once per state (do not modify)."""
+        out = self._masks[seat]
+        if out is None:
+            out = np.zeros(self.game.num_actions, dtype=np.int8)
+            if not self.game_over:
+                self.game.legal_mask(self.states, 0, seat, out)
+            self._masks[seat] = out
         return out
+
+    def mask(self, seat: int) -> np.ndarray:
+        return self._mask(seat).copy()
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         obs = np.zeros(self.observation_space["observation"].shape, dtype=np.float32)
@@ -92,7 +101,7 @@ class GameTable:
             return f"{agent}: action must be an integer, got {action!r}"
         if not 0 <= action < self.game.num_actions:
             return f"{agent}: action {action} is outside 0..{self.game.num_actions - 1}"
-        if self.mask(seat)[action]:
+        if self._mask(seat)[action]:
             return None
         why = self.game.why_illegal(self.states, 0, seat, int(action))
         return f"{agent}: action {action} ({self.game.describe_action(seat, int(action))}) is illegal: {why}"
@@ -100,6 +109,7 @@ class GameTable:
     def resolve(self, joint: np.ndarray) -> None:
         """Apply a joint action whose used entries are all legal."""
         self.rewards[:] = 0.0
+        self._masks = [None] * self.game.num_players
         self.game_over = bool(self.game.step(self.states, 0, joint, self.rewards, self.voids))
 
     def info(self, seat: int, submitted_void: int = VOID_NONE) -> dict[str, Any]:
@@ -288,6 +298,58 @@ class StonkParallelEnv(ParallelEnv):
         pass
 
 
+_FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
+"""Attributes read on every AEC step, which the wrappers below read from the base env directly."""
+_GUARDED = frozenset(_FORWARDED) - {"_cumulative_rewards"}
+
+
+def _forwarded(name: str, guarded: bool) -> property:
+    def get(self):
+        if guarded and not self.__dict__["_has_reset"]:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.__dict__["_base"], name)
+
+    return property(get, doc=f"``{name}`` of the unwrapped env.")
+
+
+class _DirectReads:
+    """Reads :data:`_FORWARDED` from the unwrapped env in one step.
+
+    PettingZoo's wrappers find these attributes through one ``__getattr__`` per wrapper
+    layer, which costs more than a whole game step; the values are the same.
+    """
+
+    def _set_base(self, env: AECEnv) -> None:
+        self.__dict__["_base"] = env.unwrapped
+
+
+class _TerminateIllegal(_DirectReads, wrappers.TerminateIllegalWrapper):
+    def __init__(self, env: AECEnv, illegal_reward: float):
+        self._set_base(env)
+        super().__init__(env, illegal_reward)
+
+
+class _AssertOutOfBounds(_DirectReads, wrappers.AssertOutOfBoundsWrapper):
+    def __init__(self, env: AECEnv):
+        self._set_base(env)
+        super().__init__(env)
+
+
+class _OrderEnforcing(_DirectReads, wrappers.OrderEnforcingWrapper):
+    def __init__(self, env: AECEnv):
+        self._set_base(env)
+        super().__init__(env)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+for _name in _FORWARDED:
+    setattr(_TerminateIllegal, _name, _forwarded(_name, False))
+    setattr(_AssertOutOfBounds, _name, _forwarded(_name, False))
+    setattr(_OrderEnforcing, _name, _forwarded(_name, _name in _GUARDED))
+
+
 def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, Callable, Callable]:
     """The ``env``, ``raw_env`` and ``parallel_env`` functions of one game module."""
     metadata = {
@@ -305,9 +367,9 @@ def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, 
     def env(render_mode: str | None = None, render_seat: int | None = None, **config) -> AECEnv:
         """The AEC env with PettingZoo's standard wrappers (an illegal move ends the game)."""
         wrapped = raw_env(render_mode, render_seat, **config)
-        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-        wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-        return wrappers.OrderEnforcingWrapper(wrapped)
+        wrapped = _TerminateIllegal(wrapped, illegal_reward=-1)
+        wrapped = _AssertOutOfBounds(wrapped)
+        return _OrderEnforcing(wrapped)
 
     def parallel_env(
         render_mode: str | None = None,
