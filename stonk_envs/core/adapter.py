@@ -71,6 +71,10 @@ class GameTable:
         self._masks = [None] * self.game.num_players
         self.refresh_actors()
 
+    def state_edited(self) -> None:
+        """Forget the masks computed from the state; call after writing into ``states`` directly."""
+        self._masks = [None] * self.game.num_players
+
     def refresh_actors(self) -> list[int]:
         """Recompute and return the seats that act in the next step."""
         self.game.actors(self.states, 0, self.actor_flags)
