@@ -59,12 +59,13 @@ def table_env(hands=MIXED_HANDS, exchange_suit=MIXED_EXCHANGE, **config):
     """A reset Parallel env whose table is replaced by ``hands`` and the Exchange card."""
     env = sm.parallel_env(num_players=len(hands), **config)
     env.reset(seed=0)
-    set_table(env.table.states, hands, exchange_suit)
+    set_table(env, hands, exchange_suit)
     return env
 
 
-def set_table(states: np.ndarray, hands, exchange_suit: int) -> None:
-    """Replace the hands and the Exchange card of ``states[0]``; no knowledge, no offers."""
+def set_table(env, hands, exchange_suit: int) -> None:
+    """Replace the hands and the Exchange card of ``env``'s game; no knowledge, no offers."""
+    states = env.table.states
     table = np.asarray(hands)
     counts = table.sum(axis=0)
     counts[exchange_suit] += 1
@@ -77,6 +78,7 @@ def set_table(states: np.ndarray, hands, exchange_suit: int) -> None:
         states[field][0] = -1
     for field in ("ann_count", "bid_count"):
         states[field][0] = 0
+    env.table.state_edited()
 
 
 def force_order(states: np.ndarray, seats) -> list[int]:

@@ -120,7 +120,7 @@ def test_illegal_actions_through_raw_env_raise_and_change_nothing():
     n = 4
     env = sm.raw_env(num_players=n)
     env.reset(seed=0)
-    set_table(env.table.states, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    set_table(env, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
     before = env.table.states.copy()
     cases = [
         (withdraw(n), "player_0: action 328 \\(WITHDRAW\\) is illegal: player_0 has no open announcement"),
@@ -149,6 +149,7 @@ def test_bidding_the_announced_suit_is_illegal():
     raw = sm.raw_env(num_players=n)
     raw.reset(seed=0)
     raw.table.states[:] = env.table.states
+    raw.table.state_edited()
     raw.step(0)
     raw.step(0)
     with pytest.raises(ValueError, match=r"player_2: .* a bid cannot offer the announced suit Chatterfly"):
@@ -184,7 +185,7 @@ def test_render_hides_other_hands_but_shows_what_is_known():
     n = 4
     env = sm.parallel_env(num_players=n, render_mode="ansi", render_seat=1)
     env.reset(seed=0)
-    set_table(env.table.states, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    set_table(env, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
     tick(env, p2=exchange(n, CHATTERFLY), p1=announce(SWEETBEE, 6))
     text = env.render()
     assert text.splitlines()[0] == "Stonk Market  round 1/3  tick 1/300  Exchange: Chatterfly"
@@ -195,4 +196,5 @@ def test_render_hides_other_hands_but_shows_what_is_known():
     full = sm.parallel_env(num_players=n, render_mode="ansi")
     full.reset(seed=0)
     full.table.states[:] = env.table.states
+    full.table.state_edited()
     assert "7 Blammo!" in full.render()

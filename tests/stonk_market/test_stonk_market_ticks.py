@@ -257,7 +257,7 @@ def test_three_rounds_carry_the_totals_and_pay_the_winner():
     env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE, tick_cap=1)
     for round_index in range(3):
         if round_index:
-            set_table(env.table.states, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+            set_table(env, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
         _, rewards, terms, _, infos = tick(env, p3=stonks(N) if round_index == 2 else 0)
         assert all(terms.values()) == (round_index == 2)
     s = env.table.states[0]
