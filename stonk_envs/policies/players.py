@@ -10,6 +10,7 @@ from stonk_envs.registry import GAME_MODULES
 
 HEURISTICS = {
     "stocks_and_bombs": "stonk_envs.policies.stocks_and_bombs_heuristic:StocksAndBombsHeuristic",
+    "stonk_market": "stonk_envs.policies.stonk_market_heuristic:StonkMarketHeuristic",
 }
 """Each game's rule-based player, as ``module:class``; the class takes ``num_players``."""
 
