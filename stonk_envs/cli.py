@@ -11,6 +11,7 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
+    "bench": "stonk_envs.bench.cli",
     "demo": "stonk_envs.demo",
     "train": "training.cli",
 }

@@ -1,7 +1,6 @@
 """Batch kernels of Stocks & Bombs: its compiled core (``init``, ``actors``, ``legal_mask``,
 ``observe``, ``step``) run over ``states[i]`` for every game of a batch."""
 
-import numpy as np
 from numba import njit, prange
 
 from stonk_envs.core.rewards import reward_mode_code
@@ -11,15 +10,14 @@ GAME = StocksAndBombs
 CONFIG = StocksAndBombsConfig
 
 
-def init_args(config: StocksAndBombsConfig) -> np.ndarray:
-    """The integers ``core.init`` takes after the seed."""
-    mode = reward_mode_code(config.reward_mode)
-    return np.array([config.num_players, config.tick_cap, config.round_cap, config.points_to_win, mode], np.int64)
+def init_args(c: StocksAndBombsConfig) -> tuple:
+    """The arguments ``core.init`` takes after the seed, as the game's ``reset`` passes them."""
+    return (c.num_players, c.tick_cap, c.round_cap, c.points_to_win, reward_mode_code(c.reward_mode))
 
 
 @njit(cache=True)
 def _init(s, seed, args):
-    core.init(s, seed, args[0], args[1], args[2], args[3], args[4])
+    core.init(s, seed, *args)
 
 
 @njit(cache=True)

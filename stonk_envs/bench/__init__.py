@@ -1,0 +1,1 @@
+"""Benchmarks: steps/s of every game's envs and batched engine beside PettingZoo peers."""

@@ -1,0 +1,79 @@
+"""Benchmark output: a summary table, the JSON file and the plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from stonk_envs.bench.runner import BAR_AEC_RATIO, BAR_ENGINE_BATCH, BAR_ENGINE_STEPS, BAR_PEER, PEERS
+
+
+def summary(results: dict) -> str:
+    """Steps/s of every figure with its ratio to each peer, then the bars."""
+    peers = results["peers"]
+    head = f"{'figure':<44}{'agent-steps/s':>15}" + "".join(f"{'x ' + p:>22}" for p in PEERS)
+    lines = [head, "-" * len(head)]
+
+    def row(label: str, rate: float, extra: str = "") -> None:
+        ratios = "".join(f"{rate / peers[p]:>22.1f}" for p in PEERS)
+        lines.append(f"{label:<44}{rate:>15,.0f}{ratios}{extra}")
+
+    for peer in PEERS:
+        row(f"peer {peer} (AEC)", peers[peer])
+    for name, game in results["games"].items():
+        row(f"{name} AEC env", game["aec"])
+        row(f"{name} Parallel env", game["parallel"])
+        for r in game["engine"]:
+            label = f"{name} engine batch {r['batch']} threads {r['threads']}"
+            row(label, r["agent_steps_per_s"], f"   {r['bytes_per_game']:,} B/game")
+    lines.append("")
+    for name, game in results["games"].items():
+        b = game["bars"]
+        aec = b[f"aec_ratio_to_{BAR_PEER}"]
+        lines.append(f"{name}: AEC env {aec:.2f}x {BAR_PEER} (bar {BAR_AEC_RATIO}x): "
+                     f"{'met' if b['aec_bar_met'] else 'NOT met'}")
+        eng = b[f"engine_agent_steps_per_s@{BAR_ENGINE_BATCH}"]
+        if eng is None:
+            lines.append(f"{name}: no batched engine figure at batch {BAR_ENGINE_BATCH}")
+        else:
+            lines.append(f"{name}: engine {eng:,.0f} agent-steps/s at batch {BAR_ENGINE_BATCH} "
+                         f"(bar {BAR_ENGINE_STEPS:,}): {'met' if b['engine_bar_met'] else 'NOT met'}")
+    return "\n".join(lines)
+
+
+def write_json(results: dict, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+
+
+def plot(results: dict, path: Path) -> None:
+    """Engine agent-steps/s against batch size (log-log), with the envs and peers as lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (name, game) in enumerate(results["games"].items()):
+        colour = colours[k % len(colours)]
+        for threads in sorted({r["threads"] for r in game["engine"]}):
+            rows = [r for r in game["engine"] if r["threads"] == threads]
+            style = "-o" if threads == 1 else "--s"
+            ax.plot([r["batch"] for r in rows], [r["agent_steps_per_s"] for r in rows], style, color=colour,
+                    label=f"{name} engine, {threads} thread{'s' if threads > 1 else ''}")
+        ax.axhline(game["aec"], color=colour, linestyle=":", linewidth=1.5, label=f"{name} AEC env")
+    for k, peer in enumerate(PEERS):
+        ax.axhline(results["peers"][peer], color="0.3", linestyle=(0, (1 + k, 2)), linewidth=1, label=f"peer {peer}")
+    ax.axhline(BAR_ENGINE_STEPS, color="red", linewidth=0.8, alpha=0.5, label="1M agent-steps/s")
+    ax.set_xscale("log", base=4)
+    ax.set_yscale("log")
+    ax.set_xlabel("games in the batch")
+    ax.set_ylabel("agent-steps per second (random legal actions, obs + masks)")
+    ax.set_title(f"stonk_envs speed, {results['machine']['cpu_count']} CPU cores, {results['machine']['time_utc']}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
