@@ -47,7 +47,7 @@ def test_spaces_and_sizes():
     env = m.raw_env(num_players=4)
     env.reset(seed=0)
     assert env.action_space("player_0").n == 2 * 16 + 8 * 4 + 12 + 19 + 22
-    assert env.observation_space("player_0")["observation"].shape == (123 + 98 * 4 + 16,)
+    assert env.observation_space("player_0")["observation"].shape == (123 + 104 * 4 + 16,)
     assert env.state().shape == env.state_space.shape
 
 

@@ -446,3 +446,24 @@ def test_score_diff_and_round_diff_rewards():
         assert np.allclose(t.total_rewards, (scores - scores.mean()) / 50.0, atol=1e-5)
         totals[mode] = t.total_rewards.copy()
     assert np.allclose(totals["score_diff"], totals["round_diff"], atol=1e-5)
+
+
+def test_cards_won_face_up_are_public_and_my_face_down_cards_are_remembered():
+    t = Table(3)
+    t["pile"][:3, 0] = BB
+    t["hand"][0] = [CC, AA]
+    t.act(t.supply_action(up=0, pile_up=1, pile_down=1))
+    t.act(t.supply_action(0, 0, 0))
+    t.act(t.supply_action(0, 2, 2))
+    before = int(t["regular"][1].sum())
+    for track in range(3):
+        t.act(t.bid_action(track, 0))  # player p takes pile p
+    assert t["regular"][1][CC] >= 1 and t["regular"][1][AA] >= 1
+    assert t["memory"][1][BB][st.MEM_KNOWN] == 1 and t["memory"][1][CC][st.MEM_KNOWN] == 1
+    assert t["memory"][1][AA][st.MEM_KNOWN] == 0
+    seen = seat_company(t.observe(2), 3, 2, CC)  # player 1 from player 2's seat
+    assert seen[1 + st.MEM_KNOWN] == 1
+    tips = section(t.observe(0), 3, "my_tips").reshape(3, 6)
+    assert tips[1, AA] == 1 and tips.sum() == 1
+    assert section(t.observe(2), 3, "my_tips")[6:12].sum() == 0
+    assert int(t["regular"][1].sum()) == before + 3

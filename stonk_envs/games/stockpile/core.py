@@ -82,6 +82,7 @@ def init(
     s.debt[:, :] = 0
     s.debt_len[:] = 0
     s.memory[:, :, :] = 0
+    s.placed_won[:, :, :] = 0
     s.ledger[:, :] = 0
     s.worth_mark[:] = 0
     s.hand[:, :] = NONE

@@ -28,6 +28,8 @@ seat jr (n times)        6            cash, debt $K, debt cards, regular cards, 
                                       holds a bid now
 seat jr, company c       n * 6 * 11   split cards, then the ten public memory counts of
                                       :data:`stonk_envs.games.stockpile.state.MEMORY_NAMES`
+my tips to seat jr       n * 6        stock cards of each company that I placed face-down and
+                                      seat jr won (this game)
 =======================  ===========  ======================================================
 """
 
@@ -56,7 +58,7 @@ COMPANY_BLOCK = 1 + NUM_MEMORY
 
 @njit(cache=True)
 def obs_size(n):
-    return 123 + 98 * n + n * n
+    return 123 + 104 * n + n * n
 
 
 @njit(cache=True)
@@ -143,6 +145,11 @@ def observe(s, seat, out):
             for m in range(NUM_MEMORY):
                 out[k + 1 + m] = s.memory[q, c, m]
             k += COMPANY_BLOCK
+    for jr in range(n):
+        q = (seat + jr) % n
+        for c in range(NUM_COMPANIES):
+            out[k + c] = s.placed_won[seat, q, c]
+        k += NUM_COMPANIES
 
 
 @njit(cache=True)
@@ -175,6 +182,7 @@ def observation_bounds(n, rounds, max_price, top_bid, deck_size, low, high):
         high[k + 1 + MEM_SPLIT_REVEALED] = COUNT_HIGH
         high[k + 1 + MEM_BANKRUPT_LOST] = COUNT_HIGH
         k += COMPANY_BLOCK
+    high[k : k + n * NUM_COMPANIES] = deck_size
 
 
 @njit(cache=True)
@@ -260,6 +268,7 @@ def observation_layout(n: int) -> dict[str, tuple[int, int]]:
         ("my_action_cards", 2),
         ("seats", n * SEAT_BLOCK),
         ("seat_company", n * NUM_COMPANIES * COMPANY_BLOCK),
+        ("my_tips", n * NUM_COMPANIES),
     ]
     layout, start = {}, 0
     for name, size in sizes:

@@ -181,6 +181,10 @@ def resolve_demand(s):
             card = s.pile[t, j]
             if card < NUM_COMPANIES:
                 s.regular[p, card] += 1
+                if s.pile_up[t, j]:
+                    s.memory[p, card, MEM_KNOWN] += 1
+                elif s.pile_by[t, j] != NONE:
+                    s.placed_won[s.pile_by[t, j], p, card] += 1
             elif card < BOOM:
                 take_fee(s, p, card - FEE_KIND + 1)
             elif card == BOOM:

@@ -41,7 +41,7 @@ PHASE_NAMES = ("supply", "demand", "action", "selling", "dividend", "game over")
 
 # public memory per seat and company (``memory[p, c, m]``)
 MEM_KNOWN = 0
-"""Regular cards of c that p is publicly known to hold at least."""
+"""Regular cards of c that p is publicly known to hold at least (face-up cards won, reveals)."""
 MEM_DIV_REGULAR = 1
 """Regular cards p revealed at the last dividend of c."""
 MEM_DIV_SPLIT = 2
@@ -135,6 +135,7 @@ STATE_DTYPE = np.dtype(
         ("debt", np.int32, (MAX_PLAYERS, DEBT_CAP)),
         ("debt_len", np.int32, (MAX_PLAYERS,)),
         ("memory", np.int32, (MAX_PLAYERS, NUM_COMPANIES, NUM_MEMORY)),
+        ("placed_won", np.int32, (MAX_PLAYERS, MAX_PLAYERS, NUM_COMPANIES)),
         ("ledger", np.int32, (MAX_PLAYERS, NUM_LEDGER)),
         ("worth_mark", np.int32, (MAX_PLAYERS,)),
     ]
