@@ -58,6 +58,7 @@ def test_illegal_action_raises_and_changes_nothing():
         env.step(0)
     agent = env.agent_selection
     env.table.states["cash"][0][env.table.seat_of[agent]] = 2
+    env.table.state_edited()
     before = env.table.states.copy()
     bid_6 = 2 * 9 + 3  # track 0, $6K
     expected = rf"{agent}: action {bid_6} \(bid \$6K on track 0\) is illegal: the bid \$6K is above"
