@@ -20,7 +20,7 @@ from stonk_market_helpers import (
 )
 
 from stonk_envs import stonk_market_v0 as sm
-from stonk_envs.policies import RandomPolicy
+from stonk_envs.policies import RandomPolicy, make_player
 from stonk_envs.policies.stonk_market_heuristic import StonkMarketHeuristic
 
 N = 4
@@ -112,7 +112,5 @@ def test_rejects_observations_of_another_player_count():
 
 
 def test_is_the_games_heuristic_player():
-    from stonk_envs.policies import make_player
-
     player = make_player("heuristic", "stonk_market", 5)
     assert isinstance(player, StonkMarketHeuristic) and player.n == 5
