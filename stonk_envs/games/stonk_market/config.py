@@ -23,11 +23,8 @@ SUIT_NAMES = (
 """The nine suits in the index order of M1a."""
 
 SUIT_COUNTS = (5, 5, 5, 7, 7, 7, 7, 9, 9)
-"""Cards of each suit (M1a); 61 in all."""
-
-DEAL_SIZES = {3: 20, 4: 15, 5: 12, 6: 10}
-"""Cards dealt to each player by player count (M1b); the last card goes to the Exchange."""
-
+"""Cards of each suit (M1a); 61 in all. Each player is dealt 60 // n of them: 20, 15, 12 or 10
+for 3-6 players (M1b), and the last card goes to the Exchange."""
 
 @dataclass(frozen=True)
 class StonkMarketConfig:
