@@ -26,6 +26,7 @@ SUIT_COUNTS = (5, 5, 5, 7, 7, 7, 7, 9, 9)
 """Cards of each suit (M1a); 61 in all. Each player is dealt 60 // n of them: 20, 15, 12 or 10
 for 3-6 players (M1b), and the last card goes to the Exchange."""
 
+
 @dataclass(frozen=True)
 class StonkMarketConfig:
     """Options of a Stonk Market game."""
