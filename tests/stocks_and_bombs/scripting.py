@@ -13,12 +13,14 @@ def table(num_players=4, seed=0, **config):
     return env, env.table.states
 
 
-def place(states, holdings, targets):
+def place(env, holdings, targets):
     """Set who holds each piece (``holdings[p]`` lists (colour, size)) and the targets."""
+    states = env.table.states
     for p, pieces in enumerate(holdings):
         for colour, size in pieces:
             states["holder"][0, colour * 3 + size - 1] = p
     states["target"][0, : len(targets)] = targets
+    env.table.state_edited()
 
 
 def propose(seat, give, receive, n):

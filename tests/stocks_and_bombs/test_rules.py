@@ -80,13 +80,13 @@ def test_a_proposal_whose_piece_moved_is_withdrawn_and_cannot_be_accepted():
 def test_stop_scores_the_round_with_the_penalty_for_a_caller_not_on_top():
     env, states = table()
     holdings = [[(1, 3), (0, 2), (0, 3)], [(0, 1), (1, 1), (1, 2)], OWN[2], OWN[3]]
-    place(states, holdings, [1, 0, 2, 3])
+    place(env, holdings, [1, 0, 2, 3])
     # Round scores: p0 3 - 1 = 2; p1 1 - 3 = -2; p2 and p3 hold only their own colour: 0.
     _, _rewards, *_ = play(env, [WAIT, WAIT, stop(4), WAIT])
     assert totals(states) == [2, 0, 0, 0]  # p1 floored at 0; the caller p2 (0 < 2) floored too
     assert [int(x) for x in states["last_scores"][0, :4]] == [2, -2, 0, 0]
     states["totals"][0, :4] = [5, 5, 5, 5]
-    place(states, holdings, [1, 0, 2, 3])
+    place(env, holdings, [1, 0, 2, 3])
     play(env, [WAIT, WAIT, stop(4), WAIT])
     assert totals(states) == [7, 3, 4, 5]  # the caller p2 loses one point
 
@@ -94,7 +94,7 @@ def test_stop_scores_the_round_with_the_penalty_for_a_caller_not_on_top():
 def scored_after_stop_by_player_0(holdings, targets):
     env, states = table()
     states["totals"][0, :4] = [3, 3, 3, 3]
-    place(states, holdings, targets)
+    place(env, holdings, targets)
     play(env, [stop(4), WAIT, WAIT, WAIT])
     return totals(states)
 
@@ -128,7 +128,7 @@ def test_stop_ends_the_tick_midway_and_later_actions_are_void():
 def test_tick_cap_scores_the_round_without_a_caller():
     env, states = table(tick_cap=3)
     holdings = [[(1, 3), (0, 2), (0, 3)], [(0, 1), (1, 1), (1, 2)], OWN[2], OWN[3]]
-    place(states, holdings, [1, 0, 2, 3])
+    place(env, holdings, [1, 0, 2, 3])
     for _ in range(2):
         play(env, [WAIT] * 4)
         assert states["round"][0] == 0
@@ -141,7 +141,7 @@ def test_game_ends_after_the_round_in_which_a_total_reaches_twelve():
     env, states = table()
     states["totals"][0, :4] = [10, 11, 0, 0]
     holdings = [[(1, 3), (0, 2), (0, 3)], [(0, 1), (1, 1), (1, 2)], OWN[2], OWN[3]]
-    place(states, holdings, [1, 0, 2, 3])
+    place(env, holdings, [1, 0, 2, 3])
     _obs, rewards, terms, truncs, infos = play(env, [stop(4), WAIT, WAIT, WAIT])
     assert totals(states) == [12, 9, 0, 0]
     assert all(terms.values()) and not any(truncs.values())
@@ -155,7 +155,7 @@ def test_tied_winners_share_the_reward():
     env, states = table()
     states["totals"][0, :4] = [10, 14, 0, 0]
     holdings = [[(1, 3), (0, 2), (0, 3)], [(0, 1), (1, 1), (1, 2)], OWN[2], OWN[3]]
-    place(states, holdings, [1, 0, 2, 3])
+    place(env, holdings, [1, 0, 2, 3])
     # p0 scores 2 and p1 -2: both end on 12. Winners get (4 - 2) / (2 * 3), losers -1/3.
     _, rewards, terms, *_ = play(env, [stop(4), WAIT, WAIT, WAIT])
     assert totals(states) == [12, 12, 0, 0] and all(terms.values())
@@ -176,7 +176,7 @@ def test_round_cap_ends_the_game():
 def test_other_reward_modes_are_zero_sum_and_scaled_by_points_to_win(mode):
     env, states = table(reward_mode=mode)
     holdings = [[(1, 3), (0, 2), (0, 3)], [(0, 1), (1, 1), (1, 2)], OWN[2], OWN[3]]
-    place(states, holdings, [1, 0, 2, 3])
+    place(env, holdings, [1, 0, 2, 3])
     states["totals"][0, :4] = [10, 4, 4, 4]
     _, rewards, terms, *_ = play(env, [stop(4), WAIT, WAIT, WAIT])
     assert all(terms.values()) and totals(states) == [12, 2, 4, 4]
