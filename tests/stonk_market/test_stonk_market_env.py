@@ -189,9 +189,10 @@ def test_render_hides_other_hands_but_shows_what_is_known():
     tick(env, p2=exchange(n, CHATTERFLY), p1=announce(SWEETBEE, 6))
     text = env.render()
     assert text.splitlines()[0] == "Stonk Market  round 1/3  tick 1/300  Exchange: Chatterfly"
-    assert "player_1 (you): total   0  13 cards  hand 2 Glitch & Co., 5 Nobble & Grasp, 6 SweetBee Naturals" in text
+    mine = "player_1 (you): total   0 (last round   0)  13 cards  hand 2 Glitch & Co., 5 Nobble & Grasp, 6 SweetBee"
+    assert mine in text
     assert "announces 6 SweetBee Naturals" in text
-    assert "player_2: total   0  18 cards  known 1 Socktopus Ltd." in text
+    assert "player_2: total   0 (last round   0)  18 cards  known 1 Socktopus Ltd." in text
     assert "Blammo" not in text
     full = sm.parallel_env(num_players=n, render_mode="ansi")
     full.reset(seed=0)

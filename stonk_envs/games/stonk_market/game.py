@@ -122,7 +122,8 @@ class StonkMarket(Game):
             me = " (you)" if seat == p else ""
             shown = seat is None or seat == p
             held = f"hand {hand_text(hand)}" if shown else f"known {hand_text(s['known'][p])}"
-            line = f"player_{p}{me}: total {s['totals'][p]:>3}  {int(hand.sum()):>2} cards  {held}"
+            scores = f"total {s['totals'][p]:>3} (last round {s['last_scores'][p]:>3})"
+            line = f"player_{p}{me}: {scores}  {int(hand.sum()):>2} cards  {held}"
             if s["ann_count"][p] > 0:
                 line += f"  | announces {cards(s['ann_count'][p], s['ann_suit'][p])}"
             if s["bid_count"][p] > 0:
