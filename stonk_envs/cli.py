@@ -13,6 +13,7 @@ import sys
 SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
     "demo": "stonk_envs.demo",
+    "evaluate": "stonk_envs.evaluation.cli",
     "train": "training.cli",
 }
 

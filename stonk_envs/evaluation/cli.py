@@ -1,0 +1,74 @@
+"""Play a tournament between players; report win rates with 95% CIs, rewards, scores and ratings.
+
+Players are ``random``, ``heuristic`` or paths to saved policies, one per seat; seats rotate
+from game to game. With ``--league``, give more players than seats: each game seats a random
+choice of them, and the OpenSkill ratings rank the whole league. Writes ``report.json`` and
+``report.png`` into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from stonk_envs.evaluation import evaluate, league
+from stonk_envs.evaluation.plot import plot_report
+from stonk_envs.registry import GAME_MODULES
+
+
+def env_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE``; the value is read as JSON (numbers, true/false) or else kept as a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="stocks_and_bombs", choices=sorted(GAME_MODULES), help="game")
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        default=["heuristic", "random", "random", "random"],
+        help="random, heuristic or a policy file, one per seat (default: %(default)s)",
+    )
+    parser.add_argument("--games", type=int, default=1000, help="games to play (default: %(default)s)")
+    parser.add_argument("--num-players", type=int, default=None, help="seats (default: the game's default)")
+    parser.add_argument("--league", action="store_true", help="seat a random choice of the players in each game")
+    parser.add_argument("--env", type=env_option, action="append", default=[], metavar="KEY=VALUE",
+                        help="game option, repeatable (e.g. --env tick_cap=50)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games and players (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=None, help="folder for report.json and report.png "
+                        "(default: runs/evaluate/<game>)")
+    parser.add_argument("--no-plot", action="store_true", help="skip the figure")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    play = league if args.league else evaluate
+    try:
+        report = play(
+            args.game,
+            args.players,
+            args.games,
+            num_players=args.num_players,
+            env_config=dict(args.env),
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+        )
+    except ValueError as error:
+        print(f"stonk-envs evaluate: error: {error}", file=sys.stderr)
+        return 2
+    out = args.out if args.out is not None else Path("runs") / "evaluate" / args.game
+    print(report.table())
+    print(f"report: {report.write_json(out / 'report.json')}")
+    if not args.no_plot:
+        print(f"plot: {plot_report(report, out / 'report.png')}")
+    return 0
