@@ -9,6 +9,7 @@ from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.registry import GAME_MODULES
 
 HEURISTICS = {
+    "stockpile": "stonk_envs.policies.stockpile_heuristic:StockpileHeuristic",
     "stocks_and_bombs": "stonk_envs.policies.stocks_and_bombs_heuristic:StocksAndBombsHeuristic",
     "stonk_market": "stonk_envs.policies.stonk_market_heuristic:StonkMarketHeuristic",
 }
