@@ -97,6 +97,10 @@ def test_debt_larger_than_cash_gives_a_negative_worth():
     assert final_scores([5] * 6, [ZERO] * 3, [ZERO] * 3, [1, 0, 0], [6, 0, 0]) == [-5, 0, 0]
 
 
+def test_debts_may_be_given_as_lists_of_fees():
+    assert final_scores([5] * 6, [ZERO] * 3, [ZERO] * 3, [4, 0, 2], [[3, 2], [], 1]) == [-1, 0, 1]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -108,6 +112,7 @@ def test_debt_larger_than_cash_gives_a_negative_worth():
         ({"cash": [1, -2, 0]}, r"cash\[1\]"),
         ({"debts": [0, 0]}, "debts must have one entry per player"),
         ({"debts": [0, 0, -1]}, r"debts\[2\]"),
+        ({"debts": [0, [1, -2], 0]}, r"debts\[1\]\[1\]"),
     ],
 )
 def test_final_scores_rejects_bad_input(kwargs, message):

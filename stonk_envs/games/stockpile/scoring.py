@@ -53,6 +53,12 @@ def _table(name: str, rows, n: int) -> np.ndarray:
     return out
 
 
+def _debt(p: int, value) -> int:
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return sum(_int(f"debts[{p}][{k}]", v, 0) for k, v in enumerate(value))
+    return _int(f"debts[{p}]", value, 0)
+
+
 def final_scores(
     prices: Sequence[int],
     regular: Sequence[Sequence[int]],
@@ -66,8 +72,8 @@ def final_scores(
     """Each player's net worth in $K after the S14 settlement.
 
     ``prices`` has the six final prices (S3 company order); ``regular[p][c]`` and
-    ``split[p][c]`` are player p's regular and split cards of company c; ``cash[p]`` and
-    ``debts[p]`` (unpaid trading fees, $K) are p's money. The settlement adds majority
+    ``split[p][c]`` are player p's regular and split cards of company c; ``cash[p]`` is p's
+    cash and ``debts[p]`` its unpaid trading fees, $K (a total, or a list of the fees). The settlement adds majority
     bonuses (split cards count 2; a sole holder gets ``majority_bonus``, tied holders
     ``majority_tie_bonus`` each), sells every share back at its final price (split cards
     count 2) and subtracts the debts.
@@ -87,7 +93,7 @@ def final_scores(
     money = np.array([_int(f"cash[{p}]", v, 0) for p, v in enumerate(cash)], np.int64)
     if len(debts) != n:
         raise ValueError(f"debts must have one entry per player ({n}), got {len(debts)}")
-    debt = np.array([_int(f"debts[{p}]", v, 0) for p, v in enumerate(debts)], np.int64)
+    debt = np.array([_debt(p, v) for p, v in enumerate(debts)], np.int64)
     sole = _int("majority_bonus", majority_bonus, 0)
     tie = _int("majority_tie_bonus", majority_tie_bonus, 0)
     out = np.zeros(n, np.int64)
