@@ -11,12 +11,12 @@ from stonk_envs.bench.runner import BAR_AEC_RATIO, BAR_ENGINE_BATCH, BAR_ENGINE_
 def summary(results: dict) -> str:
     """Steps/s of every figure with its ratio to each peer, then the bars."""
     peers = results["peers"]
-    head = f"{'figure':<44}{'agent-steps/s':>15}" + "".join(f"{'x ' + p:>22}" for p in PEERS)
+    head = f"{'figure':<56}{'agent-steps/s':>15}" + "".join(f"{'x ' + p:>22}" for p in PEERS)
     lines = [head, "-" * len(head)]
 
     def row(label: str, rate: float, extra: str = "") -> None:
         ratios = "".join(f"{rate / peers[p]:>22.1f}" for p in PEERS)
-        lines.append(f"{label:<44}{rate:>15,.0f}{ratios}{extra}")
+        lines.append(f"{label:<56}{rate:>15,.0f}{ratios}{extra}")
 
     for peer in PEERS:
         row(f"peer {peer} (AEC)", peers[peer])
@@ -24,7 +24,7 @@ def summary(results: dict) -> str:
         row(f"{name} AEC env", game["aec"])
         row(f"{name} Parallel env", game["parallel"])
         for r in game["engine"]:
-            label = f"{name} engine batch {r['batch']} threads {r['threads']}"
+            label = f"{name} engine batch {r['batch']} threads {r['threads']} obs {r['observe']}"
             row(label, r["agent_steps_per_s"], f"   {r['bytes_per_game']:,} B/game")
     lines.append("")
     for name, game in results["games"].items():
@@ -36,8 +36,12 @@ def summary(results: dict) -> str:
         if eng is None:
             lines.append(f"{name}: no batched engine figure at batch {BAR_ENGINE_BATCH}")
         else:
-            lines.append(f"{name}: engine {eng:,.0f} agent-steps/s at batch {BAR_ENGINE_BATCH} "
+            lines.append(f"{name}: engine {eng:,.0f} agent-steps/s at batch {BAR_ENGINE_BATCH}, every seat observed "
                          f"(bar {BAR_ENGINE_STEPS:,}): {'met' if b['engine_bar_met'] else 'NOT met'}")
+        actors = b[f"engine_actor_obs_agent_steps_per_s@{BAR_ENGINE_BATCH}"]
+        if actors is not None:
+            lines.append(f"{name}: engine {actors:,.0f} agent-steps/s at batch {BAR_ENGINE_BATCH}, "
+                         "acting seats observed")
     return "\n".join(lines)
 
 
@@ -57,11 +61,11 @@ def plot(results: dict, path: Path) -> None:
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for k, (name, game) in enumerate(results["games"].items()):
         colour = colours[k % len(colours)]
-        for threads in sorted({r["threads"] for r in game["engine"]}):
-            rows = [r for r in game["engine"] if r["threads"] == threads]
-            style = "-o" if threads == 1 else "--s"
+        for threads, observe in sorted({(r["threads"], r["observe"]) for r in game["engine"]}):
+            rows = [r for r in game["engine"] if (r["threads"], r["observe"]) == (threads, observe)]
+            style = ("-" if threads == 1 else "--") + ("o" if observe == "all" else "^")
             ax.plot([r["batch"] for r in rows], [r["agent_steps_per_s"] for r in rows], style, color=colour,
-                    label=f"{name} engine, {threads} thread{'s' if threads > 1 else ''}")
+                    label=f"{name} engine, {threads} thread{'s' if threads > 1 else ''}, obs {observe}")
         ax.axhline(game["aec"], color=colour, linestyle=":", linewidth=1.5, label=f"{name} AEC env")
     for k, peer in enumerate(PEERS):
         ax.axhline(results["peers"][peer], color="0.3", linestyle=(0, (1 + k, 2)), linewidth=1, label=f"peer {peer}")

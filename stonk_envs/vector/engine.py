@@ -11,8 +11,10 @@ next game.
 Seeding: after ``reset(seed=s)`` slot ``i`` plays exactly the games that the PettingZoo env
 plays after ``reset(seed=s + i)`` followed by plain ``reset()`` calls.
 
-Batches of :data:`PARALLEL_FROM` games or more run on numba's threads; set
-``engine.parallel`` to choose yourself.
+Options: ``parallel`` (None: numba's threads for batches of :data:`PARALLEL_FROM` games or
+more) and ``observe`` (``"all"``: every seat's observation after every step; ``"actors"``:
+only the seats that act next, the others all zero, which saves most of the work of a
+turn-based game). Masks are always written for every seat.
 
 The arrays returned by :meth:`BatchEngine.reset` and :meth:`BatchEngine.step` are the
 engine's own buffers, overwritten by the next call: copy what you keep.
@@ -30,6 +32,7 @@ from stonk_envs.vector.batch_ops import first_illegal
 
 PARALLEL_FROM = 256
 """Batches of at least this many games use the multi-threaded kernels by default."""
+OBSERVE_MODES = ("all", "actors")
 
 # OpenMP threads that spin between kernel calls starve the Python thread on a busy machine
 # (measured: 4x slower than one thread); sleeping threads cost little at these batch sizes.
@@ -39,7 +42,10 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 class BatchEngine:
     """N games of one kind in lockstep, with auto-reset; see the module docstring."""
 
-    def __init__(self, kernels: ModuleType, num_envs: int, config):
+    def __init__(self, kernels: ModuleType, num_envs: int, config, parallel: bool | None = None,
+                 observe: str = "all"):
+        if observe not in OBSERVE_MODES:
+            raise ValueError(f"observe must be one of {OBSERVE_MODES}, got {observe!r}")
         self.kernels = kernels
         self.config = config
         self.game = kernels.GAME(config)
@@ -48,7 +54,8 @@ class BatchEngine:
         self.num_actions = a = self.game.num_actions
         self.obs_size = o = len(self.game.observation_bounds[0])
         self.agent_names = [f"player_{p}" for p in range(n)]
-        self.parallel = num_envs >= PARALLEL_FROM
+        self.parallel = num_envs >= PARALLEL_FROM if parallel is None else bool(parallel)
+        self.observe = observe
         self._args = kernels.init_args(config)
         self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
         self.obs = np.zeros((num_envs, n, o), np.float32)
@@ -80,7 +87,7 @@ class BatchEngine:
         seeds = np.array([g.integers(2**63) for g in self._generators], np.int64)
         self._next_seeds[:] = [g.integers(2**63) for g in self._generators]
         run = self.kernels.reset_parallel if self.parallel else self.kernels.reset_serial
-        run(self.states, seeds, self._args, self.obs, self.masks, self.actors)
+        run(self.states, seeds, self._args, self.observe == "all", self.obs, self.masks, self.actors)
         self.rewards[:] = 0.0
         self.voids[:] = 0
         self.terminated[:] = False
@@ -116,7 +123,7 @@ class BatchEngine:
             raise ValueError(f"game {i}, {self.agent_names[p]}: action {actions[i, p]} is illegal")
         run = self.kernels.step_parallel if self.parallel else self.kernels.step_serial
         out = (self.rewards, self.voids, self.terminated, self.final_obs, self.obs, self.masks, self.actors)
-        run(self.states, active, actions, self._joint, self._args, self._next_seeds, out)
+        run(self.states, active, actions, self._joint, self._args, self._next_seeds, self.observe == "all", out)
         for i in np.flatnonzero(self.terminated):
             self._next_seeds[i] = self._generators[i].integers(2**63)
         return self.obs, self.masks, self.rewards, self.terminated

@@ -17,7 +17,7 @@ def test_bench_writes_consistent_json_and_a_plot(tmp_path, capsys):
     assert set(results["peers"]) == set(PEERS)
     game = results["games"]["stocks_and_bombs"]
     assert game["num_players"] == 4
-    assert [(r["batch"], r["threads"]) for r in game["engine"]] == [(1, 1), (4, 1)]
+    assert [(r["batch"], r["threads"], r["observe"]) for r in game["engine"]] == [(1, 1, "all"), (4, 1, "all")]
     assert all(r["bytes_per_game"] == game["engine"][0]["bytes_per_game"] > 0 for r in game["engine"])
     for peer, rate in results["peers"].items():
         assert game["ratios"]["aec"][peer] == pytest.approx(game["aec"] / rate)

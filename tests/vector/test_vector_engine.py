@@ -114,6 +114,8 @@ def test_bad_make_arguments_name_the_problem():
         vector.make("stocks_and_bombs", 4, num_players=7)
     with pytest.raises(ValueError, match="before reset"):
         vector.make("stocks_and_bombs", 1).step(np.zeros((1, 4), np.int64))
+    with pytest.raises(ValueError, match="observe must be one of"):
+        vector.make("stocks_and_bombs", 1, observe="some")
     with pytest.raises(ValueError, match="seed must be"):
         vector.make("stocks_and_bombs", 1).reset(seed=-1)
 

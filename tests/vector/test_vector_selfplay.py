@@ -168,3 +168,20 @@ def test_maskable_ppo_learns_on_the_vec_env():
     assert all(1 <= info["l"] <= 3 for info in model.ep_info_buffer)
     actions, _ = model.predict(venv.reset(), action_masks=venv.action_masks())
     assert venv.action_masks()[np.arange(4), actions].all()
+
+
+@pytest.mark.parametrize("game", ["stockpile", "stonk_market"])
+def test_the_learner_may_act_at_every_view_step(game):
+    venv = SelfPlayVecEnv(vector.make(game, 4, num_players=3), seed=0)
+    venv.seed(1)
+    obs = venv.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(60):
+        masks = venv.action_masks()
+        assert masks.any(axis=1).all()
+        assert all(venv.observation_space.contains(row) for row in obs)
+        obs, _, dones, infos = venv.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        ended += int(dones.sum())
+        assert all("terminal_observation" in infos[i] for i in np.flatnonzero(dones))
+    assert venv.selfplay.engine.states.shape == (4,)

@@ -21,16 +21,19 @@ def _init(s, seed, args):
 
 
 @njit(cache=True)
-def _views(s, i, obs, masks, actors):
+def _views(s, i, obs, masks, actors, every_seat):
     core.actors(s, actors[i])
     for p in range(obs.shape[1]):
-        core.observe(s, p, obs[i, p])
+        if every_seat or actors[i, p]:
+            core.observe(s, p, obs[i, p])
+        else:
+            obs[i, p] = 0.0
         core.legal_mask(s, p, masks[i, p])
 
 
 @njit(cache=True)
-def _step_one(states, i, active, actions, joint, args, next_seeds, rewards, voids, terminated, final_obs, obs, masks,
-              actors):
+def _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated, final_obs,
+              obs, masks, actors):
     if not active[i]:
         rewards[i] = 0.0
         voids[i] = 0
@@ -45,36 +48,36 @@ def _step_one(states, i, active, actions, joint, args, next_seeds, rewards, void
         for p in range(obs.shape[1]):
             core.observe(s, p, final_obs[i, p])
         _init(s, next_seeds[i], args)
-    _views(s, i, obs, masks, actors)
+    _views(s, i, obs, masks, actors, every_seat)
 
 
 @njit(cache=True)
-def reset_serial(states, seeds, args, obs, masks, actors):
+def reset_serial(states, seeds, args, every_seat, obs, masks, actors):
     for i in range(states.shape[0]):
         _init(states[i], seeds[i], args)
-        _views(states[i], i, obs, masks, actors)
+        _views(states[i], i, obs, masks, actors, every_seat)
 
 
 @njit(cache=True, parallel=True)
-def reset_parallel(states, seeds, args, obs, masks, actors):
+def reset_parallel(states, seeds, args, every_seat, obs, masks, actors):
     for i in prange(states.shape[0]):
         _init(states[i], seeds[i], args)
-        _views(states[i], i, obs, masks, actors)
+        _views(states[i], i, obs, masks, actors, every_seat)
 
 
 @njit(cache=True)
-def step_serial(states, active, actions, joint, args, next_seeds, out):
+def step_serial(states, active, actions, joint, args, next_seeds, every_seat, out):
     """Step every active game; ``out`` is (rewards, voids, terminated, final_obs, obs, masks, actors)."""
     rewards, voids, terminated, final_obs, obs, masks, actors = out
     for i in range(states.shape[0]):
-        _step_one(states, i, active, actions, joint, args, next_seeds, rewards, voids, terminated, final_obs, obs,
-                  masks, actors)
+        _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated,
+                  final_obs, obs, masks, actors)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(states, active, actions, joint, args, next_seeds, out):
+def step_parallel(states, active, actions, joint, args, next_seeds, every_seat, out):
     """:func:`step_serial` over threads."""
     rewards, voids, terminated, final_obs, obs, masks, actors = out
     for i in prange(states.shape[0]):
-        _step_one(states, i, active, actions, joint, args, next_seeds, rewards, voids, terminated, final_obs, obs,
-                  masks, actors)
+        _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated,
+                  final_obs, obs, masks, actors)
