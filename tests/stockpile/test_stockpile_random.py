@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sp_helpers import Table
 
+from stonk_envs.games.stockpile import actions as act
 from stonk_envs.games.stockpile import state as st
 
 GAMES = {3: 167, 4: 167, 5: 166}
@@ -44,6 +45,30 @@ def check_invariants(t, start_cash):
         if s["debt_len"][p]:
             assert cash[p] < s["debt"][p][0]
     assert ((s["price"] >= 1) & (s["price"] <= 10)).all()
+
+
+def debt_of(s, p):
+    return int(s["debt"][p][: s["debt_len"][p]].sum())
+
+
+def check_decision_money(t, before, actor, action):
+    """A sale or a dividend answer changes the actor's cash by its proceeds less the debts it paid."""
+    s = t.states[0]
+    if s["phase"] != before["phase"] or before["phase"] not in (st.SELLING, st.DIVIDEND_PHASE):
+        return
+    i = action - int(t.bases[act.BLOCK_SELL])
+    if before["phase"] == st.SELLING:
+        if i == act.SELL_DONE:
+            return
+        price = int(before["price"][i % 6])
+        proceeds = 2 * price if act.SELL_SPLIT <= i < act.UNSPLIT else price
+    elif before["sub"] == 0:
+        proceeds = (action - int(t.bases[act.BLOCK_REVEAL_REGULAR])) * t.game.config.dividend_regular
+    else:
+        proceeds = (action - int(t.bases[act.BLOCK_REVEAL_SPLIT])) * t.game.config.dividend_split
+    paid = debt_of(before, actor) - debt_of(s, actor)
+    assert paid >= 0
+    assert int(s["cash"][actor]) - int(before["cash"][actor]) == proceeds - paid
 
 
 def perturb_hidden(states, observer, other, rng):
@@ -101,7 +126,10 @@ def test_random_games(n):
             mask = np.zeros_like(masks[0])
             t.game.legal_mask(changed, 0, observer, mask)
             assert (mask == masks[observer]).all()
-            over = t.act(int(rng.choice(np.flatnonzero(masks[actor]))))
+            before = t.states[0].copy()
+            action = int(rng.choice(np.flatnonzero(masks[actor])))
+            over = t.act(action)
+            check_decision_money(t, before, actor, action)
             assert abs(float(t.rewards.sum())) < 1e-5
             check_invariants(t, start)
             steps += 1
