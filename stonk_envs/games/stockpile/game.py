@@ -175,7 +175,7 @@ class Stockpile(Game):
                 head += f"  (dividend of {COMPANIES[s['div_company']]})"
         lines = [head]
         lines.append("prices  " + "  ".join(f"{TICKERS[c]} {s['price'][c]:>2}" for c in range(NUM_COMPANIES)))
-        lines.append(f"public pair: {self._pair(s, n)}")
+        lines.append(f"public pair: {self._pair(s, n)}   deck: {s['deck_len']} cards")
         known = [f"{self._pair(s, q)} (player_{q})" for q in range(n) if everything or q == seat or s["pair_shown"][q]]
         known += [
             f"{self._pair(s, j)} (face-down)" for j in range(n + 1, NUM_COMPANIES) if everything or s["pair_shown"][j]
@@ -203,7 +203,8 @@ class Stockpile(Game):
             reg = s["regular"][p]
             spl = s["split"][p]
             if everything or seat == p:
-                row += "  shares " + " ".join(f"{TICKERS[c]}{reg[c]}" for c in range(NUM_COMPANIES) if reg[c])
+                shares = " ".join(f"{TICKERS[c]}{reg[c]}" for c in range(NUM_COMPANIES) if reg[c])
+                row += f"  shares {shares or 'none'}"
                 hand = [card_name(int(k)) for k in s["hand"][p] if k >= 0]
                 if hand:
                     row += "  hand " + " ".join(hand)
