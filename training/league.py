@@ -39,7 +39,8 @@ class League:
         heuristic_factory: Callable[[], Policy],
     ):
         self.kinds = list(weights)
-        self.probs = np.array([weights[k] for k in self.kinds], dtype=np.float64)
+        raw = np.array([weights[k] for k in self.kinds], dtype=np.float64)
+        self.probs = raw / raw.sum()
         self.learner: torch.nn.Module | None = None
         self.max_snapshots = max_snapshots
         self._heuristic_factory = heuristic_factory

@@ -1,0 +1,113 @@
+"""A tiny training run end to end: checkpoint with metadata, reload, resume, broken resumes."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from stonk_envs.policies.checkpoint import load_policy, read_metadata
+from training import run_state
+from training.config import load_config
+from training.trainer import resume, train
+
+TINY = [
+    "num_envs=4",
+    "ppo.n_steps=32",
+    "ppo.batch_size=64",
+    "ppo.n_epochs=1",
+    "ppo.net_arch=[32]",
+    "league.snapshot_interval=128",
+    "league.max_snapshots=2",
+    "checkpoint_interval=128",
+    "eval.interval=256",
+    "eval.num_games=4",
+    "eval.final_num_games=4",
+    "eval.opponents=[random]",
+    "eval.workers=1",
+    "progress=false",
+]
+"""128 learner steps per rollout; a snapshot and a checkpoint every rollout."""
+
+
+def tiny_config(run_dir, total, *extra):
+    return load_config(None, [*TINY, f"run_dir={run_dir}", f"total_timesteps={total}", *extra])
+
+
+def weights(path):
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(path, device="cpu").policy.state_dict()
+
+
+@pytest.fixture(scope="module")
+def straight_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("straight")
+    report = train(tiny_config(run_dir, 512))
+    return run_dir, report
+
+
+def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, capsys):
+    run_dir, report = straight_run
+    assert report["step"] == 512
+    assert sorted(p.name for p in (run_dir / "checkpoints").glob("policy_*.zip")) == [
+        f"policy_{s:010d}.zip" for s in (128, 256, 384, 512)
+    ]
+    metadata = read_metadata(run_dir / "policy.zip")
+    assert (metadata["game"], metadata["num_players"], metadata["num_actions"]) == ("stocks_and_bombs", 4, 149)
+    assert metadata["observation_size"] == 163
+    assert metadata["extra"]["num_timesteps"] == 512
+    assert metadata["extra"]["train_config"]["ppo"]["net_arch"] == [32]
+    policy = load_policy(run_dir / "policy.zip", game="stocks_and_bombs", num_players=4)
+    masks = np.zeros((2, 149), dtype=np.int8)
+    masks[0, [0, 5]] = 1
+    masks[1, 148] = 1
+    actions = policy.act(np.zeros((2, 163), dtype=np.float32), masks, np.random.default_rng(0))
+    assert actions[0] in (0, 5) and actions[1] == 148
+    history = json.loads((run_dir / "evaluations.json").read_text())
+    assert [point["step"] for point in history] == [256, 512]
+    assert history[-1]["results"][0]["policy"]["games"] == 4
+    final = json.loads((run_dir / "final_evaluation.json").read_text())
+    assert final["results"][0]["opponent"] == "random"
+    assert (run_dir / "learning_curve.png").stat().st_size > 0
+    assert list((run_dir / "tb").iterdir())
+    assert run_state.latest_checkpoint(run_dir)[0] == 512
+
+
+def test_a_new_run_refuses_a_used_folder(straight_run):
+    run_dir, _ = straight_run
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(tiny_config(run_dir, 512))
+
+
+def test_resume_continues_exactly_with_the_same_league(straight_run, tmp_path):
+    straight_dir, _ = straight_run
+    first = train(tiny_config(tmp_path, 256))
+    assert first["step"] == 256
+    state = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
+    assert state["step"] == 256
+    assert state["league"]["snapshot_steps"] == [128]  # the snapshot due at 256 is taken on resume
+    report = resume(tmp_path, ["total_timesteps=512"])
+    assert report["step"] == 512
+    resumed = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
+    straight = run_state.load_state(run_state.latest_checkpoint(straight_dir)[2])
+    assert resumed["league"]["snapshot_steps"] == straight["league"]["snapshot_steps"] == [256, 384]
+    for step in (256, 384):
+        for name, tensor in resumed["league"]["snapshots"][step].items():
+            torch.testing.assert_close(tensor, straight["league"]["snapshots"][step][name], rtol=0, atol=0)
+    a, b = weights(tmp_path / "policy.zip"), weights(straight_dir / "policy.zip")
+    for name in a:
+        torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
+    assert [p["step"] for p in json.loads((tmp_path / "evaluations.json").read_text())] == [256, 512]
+
+
+def test_resume_refuses_changes_that_would_make_another_run(straight_run):
+    run_dir, _ = straight_run
+    with pytest.raises(ValueError, match=r"cannot change \['num_envs'\] when resuming"):
+        resume(run_dir, ["num_envs=8"])
+
+
+def test_resume_needs_a_checkpoint(tmp_path):
+    (tmp_path / "config.yaml").write_text("total_timesteps: 10\n")
+    with pytest.raises(ValueError, match=r"no latest\.json"):
+        resume(tmp_path)
