@@ -43,16 +43,20 @@ def evaluate_policy(
 
 
 def format_table(step: int, results: list[dict[str, Any]]) -> str:
-    """A text table of the policy's results against each opponent."""
+    """A text table of the policy's results against each opponent kind."""
     lines = [f"evaluation at step {step:,}:"]
-    lines.append(f"  {'opponents':<12}{'games':>7}{'wins':>7}{'win rate':>10}  {'95% CI':<17}{'mean reward':>12}")
+    lines.append(
+        f"  {'opponents':<12}{'games':>7}{'wins':>7}{'shared':>8}{'win rate':>10}  {'95% CI':<17}"
+        f"{'win share':>10}{'mean reward':>13}"
+    )
     for result in results:
         entry = result["policy"]
         low, high = entry["ci_low"], entry["ci_high"]
         lines.append(
-            f"  {result['opponent']:<12}{entry['games']:>7}{entry['wins']:>7}{entry['win_rate']:>10.3f}  "
-            f"[{low:.3f}, {high:.3f}]  {entry['mean_reward']:>11.3f}"
+            f"  {result['opponent']:<12}{entry['games']:>7}{entry['wins']:>7}{entry['shared_wins']:>8}"
+            f"{entry['win_rate']:>10.3f}  [{low:.3f}, {high:.3f}]  {entry['win_share']:>9.3f}{entry['mean_reward']:>13.3f}"
         )
+    lines.append("  (a shared win counts as a win; win share splits it among the winners)")
     return "\n".join(lines)
 
 
