@@ -131,6 +131,5 @@ class BatchEngine:
     def state_vectors(self) -> np.ndarray:
         """The full state of every game, shape (N, state_size), for centralised critics."""
         out = np.zeros((self.num_envs, self.game.state_size), np.float32)
-        for i in range(self.num_envs):
-            self.game.state_vector(self.states, i, out[i])
+        self.kernels.state_vectors(self.states, out)
         return out

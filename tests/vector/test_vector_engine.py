@@ -31,7 +31,10 @@ def test_shapes_and_dtypes_at_five_players():
     _, (_, _, rewards, terminated) = next(random_play(engine, 1))
     assert rewards.shape == (3, 5) and rewards.dtype == np.float32
     assert terminated.shape == (3,) and terminated.dtype == np.bool_
-    assert engine.state_vectors().shape == (3, 3 * 5 + 6 * 5 + 3)
+    states = engine.state_vectors()
+    assert states.shape == (3, 3 * 5 + 6 * 5 + 3)
+    # holders of the 15 pieces on a fresh deal: each seat holds its own three
+    assert states[:, :15].tolist() == [[p // 3 for p in range(15)]] * 3
 
 
 def test_memory_per_game_counts_state_and_buffers():

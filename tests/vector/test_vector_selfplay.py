@@ -176,12 +176,10 @@ def test_the_learner_may_act_at_every_view_step(game):
     venv.seed(1)
     obs = venv.reset()
     rng = np.random.default_rng(0)
-    ended = 0
     for _ in range(60):
         masks = venv.action_masks()
         assert masks.any(axis=1).all()
         assert all(venv.observation_space.contains(row) for row in obs)
         obs, _, dones, infos = venv.step((rng.random(masks.shape) * masks).argmax(axis=1))
-        ended += int(dones.sum())
         assert all("terminal_observation" in infos[i] for i in np.flatnonzero(dones))
     assert venv.selfplay.engine.states.shape == (4,)

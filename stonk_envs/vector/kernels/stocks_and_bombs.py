@@ -81,3 +81,10 @@ def step_parallel(states, active, actions, joint, args, next_seeds, every_seat, 
     for i in prange(states.shape[0]):
         _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated,
                   final_obs, obs, masks, actors)
+
+
+@njit(cache=True)
+def state_vectors(states, out):
+    """Every game's full state vector into the rows of ``out``."""
+    for i in range(states.shape[0]):
+        core.state_vector(states[i], out[i])
