@@ -1,12 +1,27 @@
-"""Evaluating players: tournaments with rotated seats, Wilson intervals, ratings, reports, plots."""
+"""Evaluating players: tournaments with rotated seats, Wilson intervals, ratings, reports, plots.
+
+The heavy modules (scipy, OpenSkill, tqdm) load on first use, so that the command line starts
+quickly and ``stonk-envs --help`` works without the ``evaluation`` extra.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from stonk_envs.evaluation.report import EvaluationReport, PlayerResult
-from stonk_envs.evaluation.runner import PlayerSpec, league_seatings, rotated_seatings, run_tournament
 from stonk_envs.policies.games import make_game
+
+if TYPE_CHECKING:
+    from stonk_envs.evaluation.report import EvaluationReport
+    from stonk_envs.policies import Policy
+
+
+def __getattr__(name: str):
+    if name in ("EvaluationReport", "PlayerResult"):
+        from stonk_envs.evaluation import report
+
+        return getattr(report, name)
+    raise AttributeError(f"module 'stonk_envs.evaluation' has no attribute {name!r}")
 
 
 def _settings(game: str, num_games: int, num_players: int | None, env_config: dict | None) -> tuple[int, dict]:
@@ -20,7 +35,7 @@ def _settings(game: str, num_games: int, num_players: int | None, env_config: di
 
 def evaluate(
     game: str,
-    players: Sequence[PlayerSpec],
+    players: Sequence[str | Policy],
     num_games: int,
     num_players: int | None = None,
     env_config: dict | None = None,
@@ -38,13 +53,15 @@ def evaluate(
     num_players, env_config = _settings(game, num_games, num_players, env_config)
     if len(players) != num_players:
         raise ValueError(f"{game} with {num_players} players needs {num_players} players, got {len(players)}")
+    from stonk_envs.evaluation.runner import rotated_seatings, run_tournament
+
     seatings = rotated_seatings(num_games, num_players)
     return run_tournament(game, players, seatings, num_players, env_config, seed, workers, progress)
 
 
 def league(
     game: str,
-    players: Sequence[PlayerSpec],
+    players: Sequence[str | Policy],
     num_games: int,
     num_players: int | None = None,
     env_config: dict | None = None,
@@ -56,6 +73,8 @@ def league(
     num_players, env_config = _settings(game, num_games, num_players, env_config)
     if len(players) < num_players:
         raise ValueError(f"a league of {game} at {num_players} players needs at least {num_players} entries")
+    from stonk_envs.evaluation.runner import league_seatings, run_tournament
+
     seatings = league_seatings(num_games, len(players), num_players, seed)
     return run_tournament(
         game, players, seatings, num_players, env_config, seed, workers, progress, extra={"league": True}

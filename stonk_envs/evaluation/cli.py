@@ -13,8 +13,6 @@ import json
 import sys
 from pathlib import Path
 
-from stonk_envs.evaluation import evaluate, league
-from stonk_envs.evaluation.plot import plot_report
 from stonk_envs.registry import GAME_MODULES
 
 
@@ -51,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stonk_envs.evaluation import evaluate, league
+    from stonk_envs.evaluation.plot import plot_report
+
     play = league if args.league else evaluate
     try:
         report = play(
