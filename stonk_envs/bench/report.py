@@ -45,6 +45,31 @@ def summary(results: dict) -> str:
     return "\n".join(lines)
 
 
+def markdown(results: dict) -> str:
+    """The figures as Markdown tables: envs and peers, then the engine by batch size."""
+    peers = results["peers"]
+    ratio_head = " | ".join(f"x {p}" for p in PEERS)
+    lines = [f"| figure | agent-steps/s | {ratio_head} |", "|---|---:|" + "---:|" * len(PEERS)]
+
+    def row(label: str, rate: float) -> str:
+        return f"| {label} | {rate:,.0f} | " + " | ".join(f"{rate / peers[p]:.1f}" for p in PEERS) + " |"
+
+    lines += [row(f"peer `{p}` (AEC)", peers[p]) for p in PEERS]
+    for name, game in results["games"].items():
+        lines += [row(f"{name} AEC env", game["aec"]), row(f"{name} Parallel env", game["parallel"])]
+    lines += ["", "| game | observe | threads | " + " | ".join(f"batch {b}" for b in results["batch_sizes"])
+              + " | bytes/game |", "|---|---|---:|" + "---:|" * (len(results["batch_sizes"]) + 1)]
+    for name, game in results["games"].items():
+        kinds = sorted({(r["observe"], r["threads"]) for r in game["engine"]})
+        for observe, threads in kinds:
+            by_batch = {r["batch"]: r for r in game["engine"] if (r["observe"], r["threads"]) == (observe, threads)}
+            batches = results["batch_sizes"]
+            cells = [f"{by_batch[b]['agent_steps_per_s']:,.0f}" if b in by_batch else "" for b in batches]
+            size = next(iter(by_batch.values()))["bytes_per_game"]
+            lines.append(f"| {name} | {observe} | {threads} | " + " | ".join(cells) + f" | {size:,} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_json(results: dict, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")

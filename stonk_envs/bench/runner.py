@@ -6,6 +6,7 @@ All figures come from one process, so the ratios to the peers are fair on a nois
 from __future__ import annotations
 
 import datetime
+import functools
 import importlib
 import os
 import platform
@@ -45,27 +46,49 @@ def machine_info() -> dict:
     }
 
 
-def bench_engine(name: str, num_players: int, batch_sizes: Sequence[int], seconds: float, log) -> list[dict]:
-    """The engine at each batch size: one thread, and numba's threads where they may pay.
+def engine_configs(name: str, batch_sizes: Sequence[int]) -> list[tuple[int, bool, str]]:
+    """``(batch, threaded, observe)`` of every engine figure of a game.
 
-    A turn-based game is also timed with ``observe="actors"`` (only the acting seat observed).
+    One thread at every batch size, numba's threads from :data:`PARALLEL_FROM` games on, and
+    for a turn-based game also ``observe="actors"`` (only the acting seat observed).
     """
-    rows = []
-    threads_options = [False, True] if numba.config.NUMBA_NUM_THREADS > 1 else [False]
+    threaded_options = [False, True] if numba.config.NUMBA_NUM_THREADS > 1 else [False]
     simultaneous = importlib.import_module(vector.KERNEL_MODULES[name]).GAME.simultaneous
-    for observe in ("all",) if simultaneous else ("all", "actors"):
-        for size in batch_sizes:
-            for threaded in threads_options:
-                if threaded and size < vector.engine.PARALLEL_FROM:
-                    continue
-                engine = vector.make(name, size, parallel=threaded, observe=observe, num_players=num_players)
-                rate = engine_steps_per_second(engine, seconds)
-                threads = numba.config.NUMBA_NUM_THREADS if threaded else 1
-                rows.append({"batch": size, "threads": threads, "observe": observe, "agent_steps_per_s": rate,
-                             "bytes_per_game": engine.nbytes_per_game})
-                log(f"  {name} engine batch {size:>5} threads {threads} observe {observe:<6}: "
-                    f"{rate:>12,.0f} agent-steps/s")
-    return rows
+    return [
+        (size, threaded, observe)
+        for observe in (("all",) if simultaneous else ("all", "actors"))
+        for size in batch_sizes
+        for threaded in threaded_options
+        if not threaded or size >= vector.engine.PARALLEL_FROM
+    ]
+
+
+def _aec_job(make_env: Callable, seconds: float) -> Callable[[], float]:
+    return lambda: aec_steps_per_second(make_env(), seconds)
+
+
+def _parallel_job(make_env: Callable, seconds: float) -> Callable[[], float]:
+    return lambda: parallel_steps_per_second(make_env(), seconds)
+
+
+def _engine_job(make_engine: Callable, seconds: float) -> Callable[[], float]:
+    return lambda: engine_steps_per_second(make_engine(), seconds)
+
+
+def jobs(games: Sequence[str], num_players: dict[str, int], batch_sizes: Sequence[int], seconds: float) -> dict:
+    """Every figure as ``key -> callable returning agent-steps/s``; keys are tuples."""
+    out: dict[tuple, Callable[[], float]] = {}
+    for peer in PEERS:
+        out[("peer", peer)] = _aec_job(functools.partial(peer_env, peer), seconds)
+    for name in games:
+        module, n = game_module(name), num_players[name]
+        out[(name, "aec")] = _aec_job(functools.partial(module.env, num_players=n), seconds)
+        out[(name, "parallel")] = _parallel_job(functools.partial(module.parallel_env, num_players=n), seconds)
+        if name in vector.KERNEL_MODULES:
+            for size, threaded, observe in engine_configs(name, batch_sizes):
+                make = functools.partial(vector.make, name, size, parallel=threaded, observe=observe, num_players=n)
+                out[(name, "engine", size, threaded, observe)] = _engine_job(make, seconds)
+    return out
 
 
 def _best_at_bar(rows: list[dict], observe: str) -> float | None:
@@ -77,20 +100,22 @@ def ratios(rate: float, peers: dict[str, float]) -> dict[str, float]:
     return {peer: rate / peer_rate for peer, peer_rate in peers.items()}
 
 
-def bench_game(name: str, num_players: int, batch_sizes, seconds: float, peers: dict[str, float], log) -> dict:
-    module = game_module(name)
-    log(f"{name} ({num_players} players)")
-    aec = aec_steps_per_second(module.env(num_players=num_players), seconds)
-    log(f"  {name} AEC env:      {aec:>12,.0f} agent-steps/s")
-    par = parallel_steps_per_second(module.parallel_env(num_players=num_players), seconds)
-    log(f"  {name} Parallel env: {par:>12,.0f} agent-steps/s")
-    result = {"num_players": num_players, "aec": aec, "parallel": par, "engine": [],
+def game_result(name: str, num_players: int, best: dict[tuple, float], peers: dict[str, float]) -> dict:
+    """One game's figures, ratios and bars from the best rate of every figure."""
+    aec, par = best[(name, "aec")], best[(name, "parallel")]
+    threads = numba.config.NUMBA_NUM_THREADS
+    engine = [
+        {"batch": key[2], "threads": threads if key[3] else 1, "observe": key[4], "agent_steps_per_s": rate,
+         "bytes_per_game": vector.make(name, 1, num_players=num_players).nbytes_per_game}
+        for key, rate in best.items()
+        if key[0] == name and key[1] == "engine"
+    ]
+    result = {"num_players": num_players, "aec": aec, "parallel": par, "engine": engine,
               "ratios": {"aec": ratios(aec, peers), "parallel": ratios(par, peers)}}
-    if name in vector.KERNEL_MODULES:
-        result["engine"] = bench_engine(name, num_players, batch_sizes, seconds, log)
-        best = _best_at_bar(result["engine"], "all")
-        if best is not None:
-            result["ratios"][f"engine@{BAR_ENGINE_BATCH}"] = ratios(best, peers)
+    at_bar = _best_at_bar(engine, "all")
+    if at_bar is not None:
+        result["ratios"][f"engine@{BAR_ENGINE_BATCH}"] = ratios(at_bar, peers)
+    result["bars"] = bars(result)
     return result
 
 
@@ -113,17 +138,27 @@ def run_benchmark(
     num_players: dict[str, int],
     batch_sizes: Sequence[int] = DEFAULT_BATCH_SIZES,
     seconds: float = 1.0,
+    repeats: int = 3,
     log: Callable[[str], None] = print,
 ) -> dict:
-    """Time the peers, then every game; returns the JSON-ready results."""
-    peers = {}
-    for peer in PEERS:
-        peers[peer] = aec_steps_per_second(peer_env(peer), seconds)
-        log(f"peer {peer}: {peers[peer]:>12,.0f} agent-steps/s")
-    results = {"machine": machine_info(), "seconds_per_figure": seconds, "batch_sizes": list(batch_sizes),
-               "peers": peers, "games": {}}
-    for name in games:
-        game = bench_game(name, num_players[name], batch_sizes, seconds, peers, log)
-        game["bars"] = bars(game)
-        results["games"][name] = game
-    return results
+    """Time every figure ``repeats`` times, in interleaved rounds, and keep the best of each.
+
+    Interleaving spreads the load of a shared machine evenly over the figures; the best of
+    several runs is the one least slowed by other processes.
+    """
+    todo = jobs(games, num_players, batch_sizes, seconds)
+    best: dict[tuple, float] = {}
+    for round_index in range(repeats):
+        for key, job in todo.items():
+            rate = job()
+            best[key] = max(rate, best.get(key, 0.0))
+            log(f"round {round_index + 1}/{repeats}  {' '.join(map(str, key)):<52} {rate:>12,.0f} agent-steps/s")
+    peers = {peer: best[("peer", peer)] for peer in PEERS}
+    return {
+        "machine": machine_info(),
+        "seconds_per_figure": seconds,
+        "repeats": repeats,
+        "batch_sizes": list(batch_sizes),
+        "peers": peers,
+        "games": {name: game_result(name, num_players[name], best, peers) for name in games},
+    }

@@ -10,10 +10,13 @@ from stonk_envs.cli import main
 
 def test_bench_writes_consistent_json_and_a_plot(tmp_path, capsys):
     out = tmp_path / "bench"
-    argv = ["bench", "--games", "stocks_and_bombs", "--batch-sizes", "1", "4", "--seconds", "0.02", "--out", str(out)]
+    argv = ["bench", "--games", "stocks_and_bombs", "--batch-sizes", "1", "4", "--seconds", "0.02", "--repeats", "2",
+            "--out", str(out)]
     assert main(argv) == 0
     results = json.loads((out / "bench.json").read_text())
     assert (out / "bench.png").stat().st_size > 10_000
+    assert (out / "bench.md").read_text().startswith("| figure | agent-steps/s |")
+    assert results["repeats"] == 2
     assert set(results["peers"]) == set(PEERS)
     game = results["games"]["stocks_and_bombs"]
     assert game["num_players"] == 4
@@ -32,5 +35,7 @@ def test_bench_writes_consistent_json_and_a_plot(tmp_path, capsys):
 def test_bench_rejects_bad_arguments():
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         main(["bench", "--games", "chess"])
+    with pytest.raises(ValueError, match="--repeats must be positive"):
+        main(["bench", "--games", "stocks_and_bombs", "--repeats", "0"])
     with pytest.raises(ValueError, match="--seconds must be positive"):
         main(["bench", "--games", "stocks_and_bombs", "--seconds", "0"])
