@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# Set up .venv and run the package's main job.
+# Set up .venv and run the package's main job: self-play training of a Stocks & Bombs policy
+# with the default config, ending with its evaluation against random and heuristic players.
+# The run lives in runs/stocks_and_bombs; running this again resumes (or re-evaluates) it.
+# Extra arguments are config overrides, e.g. `bash scripts/main.sh total_timesteps=100000`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/stonk-envs demo --game stocks_and_bombs --num-players 4 --seed 0 "$@"
+RUN_DIR=runs/stocks_and_bombs
+if [ -f "$RUN_DIR/latest.json" ]; then
+    .venv/bin/stonk-envs train --resume "$RUN_DIR" "$@"
+else
+    .venv/bin/stonk-envs train --config configs/stocks_and_bombs.yaml run_dir="$RUN_DIR" "$@"
+fi

@@ -54,7 +54,8 @@ def format_table(step: int, results: list[dict[str, Any]]) -> str:
         low, high = entry["ci_low"], entry["ci_high"]
         lines.append(
             f"  {result['opponent']:<12}{entry['games']:>7}{entry['wins']:>7}{entry['shared_wins']:>8}"
-            f"{entry['win_rate']:>10.3f}  [{low:.3f}, {high:.3f}]  {entry['win_share']:>9.3f}{entry['mean_reward']:>13.3f}"
+            f"{entry['win_rate']:>10.3f}  [{low:.3f}, {high:.3f}]  {entry['win_share']:>9.3f}"
+            f"{entry['mean_reward']:>13.3f}"
         )
     lines.append("  (a shared win counts as a win; win share splits it among the winners)")
     return "\n".join(lines)

@@ -7,7 +7,9 @@ games in play and every random stream).
 
 from __future__ import annotations
 
+import contextlib
 import random
+import signal
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -185,14 +187,24 @@ class Run:
         plot_learning_curve(self.history, self.training, self.config.num_players, self.run_dir / "learning_curve.png")
 
     # ------------------------------------------------------------------ training
-    def learn(self) -> dict[str, Any]:
-        """Train up to ``total_timesteps``, then write the final policy, evaluation and curve."""
+    def learn(self) -> dict[str, Any] | None:
+        """Train up to ``total_timesteps``, then write the final policy, evaluation and curve.
+
+        SIGINT or SIGTERM stops the run at the next rollout boundary with a checkpoint (None is
+        returned); a second signal stops it at once.
+        """
         c = self.config
         remaining = c.total_timesteps - self.model.num_timesteps
         if remaining > 0:
             callback = SelfPlayCallback(self)
-            self.model.learn(remaining, callback=callback, reset_num_timesteps=False)
-            callback.close()
+            try:
+                with _stop_on_signals(callback):
+                    self.model.learn(remaining, callback=callback, reset_num_timesteps=False)
+            except StopRequested:
+                print(f"stopped at step {self.model.num_timesteps:,}; continue with --resume {self.run_dir}")
+                return None
+            finally:
+                callback.close()
         step = int(self.model.num_timesteps)
         policy_file = self.checkpoint()
         final = save_sb3(self.model, self.run_dir / "policy.zip", self.metadata())
@@ -219,6 +231,7 @@ class SelfPlayCallback(BaseCallback):
         super().__init__()
         self.run = run
         c = run.config
+        self.stop_requested = False
         self.wins: deque[float] = deque(maxlen=200)
         self.bar = tqdm(
             total=c.total_timesteps, initial=int(run.model.num_timesteps), unit="step", disable=not c.progress
@@ -227,6 +240,9 @@ class SelfPlayCallback(BaseCallback):
     def _on_rollout_start(self) -> None:
         step = int(self.model.num_timesteps)
         run, c, due = self.run, self.run.config, self.run.due
+        if self.stop_requested:
+            run.checkpoint()
+            raise StopRequested
         if step > 0 and (not run.training or run.training[-1]["step"] != step):
             self._record_training(step)
         if step >= due["snapshot"]:
@@ -267,11 +283,33 @@ class SelfPlayCallback(BaseCallback):
         self.bar.close()
 
 
+class StopRequested(Exception):
+    """Raised at a rollout boundary after a stop signal, once the checkpoint is written."""
+
+
+@contextlib.contextmanager
+def _stop_on_signals(callback: SelfPlayCallback):
+    """While training, the first SIGINT/SIGTERM asks for a clean stop; a second one interrupts."""
+
+    def handler(signum, frame):
+        if callback.stop_requested:
+            raise KeyboardInterrupt
+        callback.stop_requested = True
+        callback.bar.write("stopping at the end of this rollout (signal again to stop at once)")
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
 def _next_multiple(step: int, interval: int) -> int:
     return (step // interval + 1) * interval
 
 
-def train(config: TrainConfig) -> dict[str, Any]:
+def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
     run_dir = Path(config.run_dir)
     if (run_dir / run_state.LATEST).exists():
@@ -283,7 +321,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     return run.learn()
 
 
-def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> dict[str, Any] | None:
     """Continue the run in ``run_dir`` from its newest checkpoint (overrides: see ``RESUMABLE_KEYS``)."""
     run_dir = Path(run_dir)
     saved = load_config(run_dir / "config.yaml")

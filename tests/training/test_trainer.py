@@ -1,6 +1,7 @@
 """A tiny training run end to end: checkpoint with metadata, reload, resume, broken resumes."""
 
 import json
+import signal
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ import torch
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
 from training import run_state
 from training.config import load_config
-from training.trainer import resume, train
+from training.trainer import SelfPlayCallback, resume, train
 
 TINY = [
     "num_envs=4",
@@ -99,6 +100,29 @@ def test_resume_continues_exactly_with_the_same_league(straight_run, tmp_path):
     for name in a:
         torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
     assert [p["step"] for p in json.loads((tmp_path / "evaluations.json").read_text())] == [256, 512]
+
+
+def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(straight_run, tmp_path, monkeypatch):
+    straight_dir, _ = straight_run
+    original = SelfPlayCallback._on_step
+    sent = []
+
+    def on_step(callback):
+        if callback.model.num_timesteps >= 160 and not sent:
+            sent.append(callback.model.num_timesteps)
+            signal.raise_signal(signal.SIGINT)
+        return original(callback)
+
+    monkeypatch.setattr(SelfPlayCallback, "_on_step", on_step)
+    assert train(tiny_config(tmp_path, 512)) is None
+    assert sent == [160]
+    assert run_state.latest_checkpoint(tmp_path)[0] == 256
+    assert not (tmp_path / "policy.zip").exists()
+    monkeypatch.undo()
+    assert resume(tmp_path)["step"] == 512
+    a, b = weights(tmp_path / "policy.zip"), weights(straight_dir / "policy.zip")
+    for name in a:
+        torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
 
 
 def test_resume_refuses_changes_that_would_make_another_run(straight_run):
