@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         nargs="+",
-        default=["heuristic", "random", "random", "random"],
-        help="random, heuristic or a policy file, one per seat (default: %(default)s)",
+        default=None,
+        help="random, heuristic or a policy file, one per seat (default: heuristic, then random in every other seat)",
     )
     parser.add_argument("--games", type=int, default=1000, help="games to play (default: %(default)s)")
     parser.add_argument("--num-players", type=int, default=None, help="seats (default: the game's default)")
@@ -51,12 +51,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from stonk_envs.evaluation import evaluate, league
     from stonk_envs.evaluation.plot import plot_report
+    from stonk_envs.policies.games import make_game
 
     play = league if args.league else evaluate
     try:
+        players = args.players
+        if players is None:
+            players = ["heuristic"] + ["random"] * (make_game(args.game, args.num_players).num_players - 1)
         report = play(
             args.game,
-            args.players,
+            players,
             args.games,
             num_players=args.num_players,
             env_config=dict(args.env),

@@ -39,3 +39,11 @@ def test_cli_league_and_errors(tmp_path, capsys):
     assert main(["evaluate", "--players", "nobody", "random", "random", "random", "--games", "2", "--no-progress",
                  "--out", str(out)]) == 2
     assert "unknown player 'nobody'" in capsys.readouterr().err
+
+
+def test_cli_default_players_fill_every_seat(tmp_path):
+    out = tmp_path / "five"
+    args = ["evaluate", "--num-players", "5", "--games", "5", "--out", str(out), "--no-plot", "--no-progress"]
+    assert main(args) == 0
+    data = json.loads((out / "report.json").read_text())
+    assert [p["name"] for p in data["players"]] == ["heuristic", "random#1", "random#2", "random#3", "random#4"]
