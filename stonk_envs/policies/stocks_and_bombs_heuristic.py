@@ -35,10 +35,9 @@ def score_table(pips: np.ndarray) -> np.ndarray:
     """``S[..., q, t]``: the round score of seat q if its target were colour t (B6)."""
     n = pips.shape[-1]
     scores = pips - np.swapaxes(pips, -1, -2)
-    held = pips > 0
-    own = (scores * held).sum(axis=-1) - np.diagonal(scores * held, axis1=-2, axis2=-1)
-    eye = np.eye(n, dtype=bool)
-    return np.where(eye, own[..., :, None], scores)
+    # own target: every colour held counts as a target; the own-colour term is always 0
+    own = (scores * (pips > 0)).sum(axis=-1)
+    return np.where(np.eye(n, dtype=bool), own[..., :, None], scores)
 
 
 class StocksAndBombsHeuristic(Policy):
