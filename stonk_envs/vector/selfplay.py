@@ -7,6 +7,9 @@ the learner for self-play, and swap it with :meth:`SelfPlay.set_opponent`). One 
 is one learner decision: in a turn-based game the opponents' turns in between are played
 inside the step, and their rewards to the learner seat are added up.
 
+The views read only the observations of seats that act, so an engine made with
+``observe="actors"`` serves them with less work.
+
 - :class:`SelfPlayVecEnv` is an SB3 ``VecEnv`` over ``Box`` observations with
   ``action_masks()``, so ``sb3_contrib.MaskablePPO`` trains on it directly.
 - :class:`SelfPlayGymVectorEnv` is a ``gymnasium.vector.VectorEnv`` over the PettingZoo
