@@ -15,6 +15,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from stonk_envs.games_index import game_module
+from stonk_envs.policies.players import HEURISTICS
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
@@ -173,6 +174,14 @@ class TrainConfig:
             game_module(self.game).parallel_env(num_players=self.num_players, **self.env_config)
         except (TypeError, ValueError) as err:
             raise ValueError(f"bad game settings for {self.game}: {err}") from err
+        uses_heuristic = self.league.heuristic > 0 or "heuristic" in self.eval.opponents
+        if uses_heuristic and self.game not in HEURISTICS:
+            raise ValueError(
+                f"{self.game} has no heuristic player; set league.heuristic=0 and drop it from eval.opponents"
+            )
+        for spec in self.eval.opponents:
+            if spec not in ("random", "heuristic") and not Path(spec).is_file():
+                raise ValueError(f"eval.opponents: {spec!r} is not 'random', 'heuristic' or a saved policy file")
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:

@@ -66,7 +66,6 @@ class Run:
     def new_model(self) -> None:
         c = self.config
         set_random_seed(c.seed)
-        self.venv.seed(c.seed)
         p = c.ppo
         self.model = MaskablePPO(
             "MlpPolicy",
