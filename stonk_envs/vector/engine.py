@@ -55,7 +55,7 @@ class BatchEngine:
         self.obs_size = o = len(self.game.observation_bounds[0])
         self.agent_names = [f"player_{p}" for p in range(n)]
         self.parallel = num_envs >= PARALLEL_FROM if parallel is None else bool(parallel)
-        self.observe = observe
+        self._observe_all = observe == "all"
         self._args = kernels.init_args(config)
         self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
         self.obs = np.zeros((num_envs, n, o), np.float32)
@@ -69,6 +69,11 @@ class BatchEngine:
         self._next_seeds = np.zeros(num_envs, np.int64)
         self._all_active = np.ones(num_envs, np.bool_)
         self._generators: list[np.random.Generator] = []
+
+    @property
+    def observe(self) -> str:
+        """``"all"`` or ``"actors"``: whose observations each step writes (fixed at creation)."""
+        return "all" if self._observe_all else "actors"
 
     @property
     def nbytes_per_game(self) -> int:
@@ -87,7 +92,7 @@ class BatchEngine:
         seeds = np.array([g.integers(2**63) for g in self._generators], np.int64)
         self._next_seeds[:] = [g.integers(2**63) for g in self._generators]
         run = self.kernels.reset_parallel if self.parallel else self.kernels.reset_serial
-        run(self.states, seeds, self._args, self.observe == "all", self.obs, self.masks, self.actors)
+        run(self.states, seeds, self._args, self._observe_all, self.obs, self.masks, self.actors)
         self.rewards[:] = 0.0
         self.voids[:] = 0
         self.terminated[:] = False
@@ -123,7 +128,7 @@ class BatchEngine:
             raise ValueError(f"game {i}, {self.agent_names[p]}: action {actions[i, p]} is illegal")
         run = self.kernels.step_parallel if self.parallel else self.kernels.step_serial
         out = (self.rewards, self.voids, self.terminated, self.final_obs, self.obs, self.masks, self.actors)
-        run(self.states, active, actions, self._joint, self._args, self._next_seeds, self.observe == "all", out)
+        run(self.states, active, actions, self._joint, self._args, self._next_seeds, self._observe_all, out)
         for i in np.flatnonzero(self.terminated):
             self._next_seeds[i] = self._generators[i].integers(2**63)
         return self.obs, self.masks, self.rewards, self.terminated

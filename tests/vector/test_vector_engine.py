@@ -144,3 +144,14 @@ def test_threaded_kernels_match_the_serial_ones():
     for name in ("obs", "masks", "rewards", "terminated", "final_obs", "actors", "voids"):
         np.testing.assert_array_equal(getattr(engines[0], name), getattr(engines[1], name))
     assert engines[0].states.tobytes() == engines[1].states.tobytes()
+
+
+def test_observing_actors_only_leaves_the_other_rows_zero_across_resets():
+    engine = vector.make("stockpile", 5, num_players=3, observe="actors")
+    for seed in (0, 1):
+        obs, _ = engine.reset(seed=seed)
+        for _, (obs, masks, _, _) in random_play(engine, 40, seed=seed):
+            # one seat acts in a Stockpile step: its row is observed, the other two are zero
+            assert (engine.actors.sum(axis=1) == 1).all()
+            assert (np.abs(obs).sum(axis=2) > 0).tolist() == engine.actors.tolist()
+            assert (masks.any(axis=2) == engine.actors).all()

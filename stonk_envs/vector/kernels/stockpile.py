@@ -28,12 +28,14 @@ def _init(s, seed, args):
 
 @njit(cache=True)
 def _views(s, i, obs, masks, actors, every_seat):
+    if not every_seat:  # only the last actors' rows are non-zero: clear them
+        for p in range(obs.shape[1]):
+            if actors[i, p]:
+                obs[i, p] = 0.0
     core.actors(s, actors[i])
     for p in range(obs.shape[1]):
         if every_seat or actors[i, p]:
             core.observe(s, p, obs[i, p])
-        else:
-            obs[i, p] = 0.0
         core.legal_mask(s, p, masks[i, p])
 
 
