@@ -82,7 +82,7 @@ def plot(results: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig, ax = plt.subplots(figsize=(12, 6))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for k, (name, game) in enumerate(results["games"].items()):
         colour = colours[k % len(colours)]
@@ -101,7 +101,7 @@ def plot(results: dict, path: Path) -> None:
     ax.set_ylabel("agent-steps per second (random legal actions, obs + masks)")
     ax.set_title(f"stonk_envs speed, {results['machine']['cpu_count']} CPU cores, {results['machine']['time_utc']}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
