@@ -13,6 +13,7 @@ acting seats: one seat in a turn-based phase, every seat in a tick of a real-tim
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -308,12 +309,16 @@ _GUARDED = frozenset(_FORWARDED) - {"_cumulative_rewards"}
 
 
 def _forwarded(name: str, guarded: bool) -> property:
+    doc = f"``{name}`` of the unwrapped env."
+    if not guarded:
+        return property(operator.attrgetter(f"_base.{name}"), doc=doc)
+
     def get(self):
-        if guarded and not self.__dict__["_has_reset"]:
+        if not self.__dict__["_has_reset"]:
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self.__dict__["_base"], name)
 
-    return property(get, doc=f"``{name}`` of the unwrapped env.")
+    return property(get, doc=doc)
 
 
 class _DirectReads:
