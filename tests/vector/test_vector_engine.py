@@ -134,9 +134,10 @@ def test_inactive_games_keep_their_state():
 
 
 def test_threaded_kernels_match_the_serial_ones():
-    engines = [vector.make("stocks_and_bombs", 80, num_players=4, **SHORT) for _ in range(2)]
-    assert not engines[0].parallel and vector.make("stocks_and_bombs", 256).parallel
-    engines[0].parallel = True
+    engines = [vector.make("stocks_and_bombs", 80, num_players=4, parallel=p, **SHORT) for p in (True, None)]
+    assert engines[0].parallel and not engines[1].parallel
+    assert vector.make("stocks_and_bombs", 256).parallel
+    assert not vector.make("stocks_and_bombs", 256, parallel=False).parallel
     for engine in engines:
         engine.reset(seed=9)
     runs = [[actions for actions, _ in random_play(engine, 7, seed=4)] for engine in engines]
