@@ -1,9 +1,11 @@
 """Single-seat self-play views of a batched engine, for Stable-Baselines3 and Gymnasium.
 
 Slot ``i`` of the view is game ``i`` of the engine seen from one learner seat (by default
-seat ``i mod P``, so every seat position is trained). The other seats are played by an
-opponent :class:`~stonk_envs.policies.base.Policy` (random by default; give a frozen copy of
-the learner for self-play, and swap it with :meth:`SelfPlay.set_opponent`). One view step
+seat ``i mod P``, so every seat position is trained; with ``rotate_seats`` it moves one seat
+on at every new game of the slot). The other seats are played by opponent
+:class:`~stonk_envs.policies.base.Policy` objects (random by default; give a frozen copy of
+the learner for self-play, or several league members with :meth:`SelfPlay.set_opponents`,
+one per seat of each game). One view step
 is one learner decision: in a turn-based game the opponents' turns in between are played
 inside the step, and their rewards to the learner seat are added up.
 
@@ -19,6 +21,7 @@ The views read only the observations of seats that act, so an engine made with
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -42,6 +45,7 @@ class SelfPlay:
         opponent: Policy | None = None,
         learner_seat: int | None = None,
         seed: int | None = None,
+        rotate_seats: bool = False,
     ):
         n, p = engine.num_envs, engine.num_players
         if learner_seat is None:
@@ -51,17 +55,35 @@ class SelfPlay:
         else:
             self.seats = np.full(n, learner_seat)
         self.engine = engine
-        self.opponent = opponent if opponent is not None else RandomPolicy()
+        self.rotate_seats = rotate_seats
         self.rng = np.random.default_rng(seed)
         self.rows = np.arange(n)
         self.is_opponent = np.ones((n, p), np.bool_)
         self.is_opponent[self.rows, self.seats] = False
         self.episode_return = np.zeros(n, np.float64)
         self.episode_length = np.zeros(n, np.int64)
+        self.set_opponent(opponent if opponent is not None else RandomPolicy())
 
     def set_opponent(self, opponent: Policy) -> None:
-        """Play the non-learner seats with ``opponent`` from the next step on."""
-        self.opponent = opponent
+        """Play every non-learner seat with ``opponent`` from the next step on."""
+        self.set_opponents([opponent])
+
+    def set_opponents(self, policies: Sequence[Policy], seat_policy: np.ndarray | None = None) -> None:
+        """Play seat ``p`` of game ``i`` with ``policies[seat_policy[i, p]]`` from the next step on.
+
+        ``seat_policy`` is an integer array of shape (N, P) (None: all zeros); entries at the
+        learner seats are not used. Each policy is called once per step for all its seats.
+        """
+        e = self.engine
+        if not policies:
+            raise ValueError("policies must name at least one Policy")
+        table = np.zeros((e.num_envs, e.num_players), np.int64) if seat_policy is None else np.asarray(seat_policy)
+        if table.shape != (e.num_envs, e.num_players) or table.dtype.kind not in "iu":
+            raise ValueError(f"seat_policy must be an integer array of shape {(e.num_envs, e.num_players)}")
+        if table.min() < 0 or table.max() >= len(policies):
+            raise ValueError(f"seat_policy entries must be in 0..{len(policies) - 1}")
+        self.policies = list(policies)
+        self.seat_policy = table.astype(np.int64)
 
     def learner_obs(self) -> tuple[np.ndarray, np.ndarray]:
         """Each slot's learner observation (N, O) and mask (N, A), copied."""
@@ -90,6 +112,7 @@ class SelfPlay:
         done = e.terminated.copy()
         final_obs = np.zeros((e.num_envs, e.obs_size), np.float32)
         final_obs[done] = e.final_obs[done, self.seats[done]]
+        self._rotate(done)
         done |= self._play_opponents_until_learner_acts(rewards, final_obs)
         self.episode_return += rewards
         self.episode_length += 1
@@ -104,12 +127,21 @@ class SelfPlay:
             self.episode_length[i] = 0
         return stats
 
+    def _rotate(self, ended: np.ndarray) -> None:
+        """With ``rotate_seats``, move the learner of each slot whose game ended one seat on."""
+        if self.rotate_seats and ended.any():
+            self.is_opponent[ended, self.seats[ended]] = True
+            self.seats[ended] = (self.seats[ended] + 1) % self.engine.num_players
+            self.is_opponent[ended, self.seats[ended]] = False
+
     def _opponent_actions(self, acting: np.ndarray) -> np.ndarray:
         e = self.engine
         joint = np.full((e.num_envs, e.num_players), NO_ACTION, np.int64)
-        seats = np.nonzero(acting & self.is_opponent)
-        if len(seats[0]):
-            joint[seats] = self.opponent.act(e.obs[seats], e.masks[seats], self.rng)
+        playing = acting & self.is_opponent
+        for k, policy in enumerate(self.policies):
+            seats = np.nonzero(playing if len(self.policies) == 1 else playing & (self.seat_policy == k))
+            if len(seats[0]):
+                joint[seats] = policy.act(e.obs[seats], e.masks[seats], self.rng)
         return joint
 
     def _play_opponents_until_learner_acts(self, rewards: np.ndarray, final_obs: np.ndarray | None) -> np.ndarray:
@@ -123,6 +155,7 @@ class SelfPlay:
             now = e.terminated & waiting
             if final_obs is not None:
                 final_obs[now] = e.final_obs[now, self.seats[now]]
+            self._rotate(now)
             ended |= now
             waiting = ~e.actors[self.rows, self.seats]
         return ended
@@ -132,8 +165,8 @@ class SelfPlayVecEnv(VecEnv):
     """SB3 ``VecEnv`` of the single-seat view: ``Box`` observations, ``action_masks()``."""
 
     def __init__(self, engine: BatchEngine, opponent: Policy | None = None, learner_seat: int | None = None,
-                 seed: int | None = None):
-        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed)
+                 seed: int | None = None, rotate_seats: bool = False):
+        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed, rotate_seats)
         self.render_mode = None
         low, high = engine.game.observation_bounds
         super().__init__(engine.num_envs, spaces.Box(low, high, dtype=np.float32), spaces.Discrete(engine.num_actions))
@@ -200,8 +233,8 @@ class SelfPlayGymVectorEnv(gymnasium.vector.VectorEnv):
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, engine: BatchEngine, opponent: Policy | None = None, learner_seat: int | None = None,
-                 seed: int | None = None):
-        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed)
+                 seed: int | None = None, rotate_seats: bool = False):
+        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed, rotate_seats)
         self.num_envs = engine.num_envs
         low, high = engine.game.observation_bounds
         self.single_observation_space = spaces.Dict(

@@ -93,6 +93,33 @@ def test_opponents_play_every_other_seat():
         view.step(np.zeros(4, np.int64))
 
 
+def test_league_members_play_the_seats_assigned_to_them():
+    first, second = RecordingPolicy(), RecordingPolicy()
+    view = SelfPlay(vector.make("stocks_and_bombs", 5, num_players=4), learner_seat=0)
+    view.set_opponents([first, second], np.tile([0, 1, 0, 1], (5, 1)))
+    view.reset(seed=0)
+    view.step(first_legal(view.learner_obs()[1]))
+    # seat 2 of each game is the first member's, seats 1 and 3 the second's
+    assert (first.sizes, second.sizes) == ([5], [10])
+    with pytest.raises(ValueError, match=r"entries must be in 0\.\.1"):
+        view.set_opponents([first, second], np.full((5, 4), 2))
+    with pytest.raises(ValueError, match="shape"):
+        view.set_opponents([first], np.zeros((5, 3), np.int64))
+
+
+def test_rotating_learner_seats_move_on_at_each_new_game():
+    venv = SelfPlayVecEnv(vector.make("stocks_and_bombs", 5, **SHORT), opponent=WaitPolicy(), rotate_seats=True)
+    obs = venv.reset()
+    for step in range(6):
+        obs, _, dones, _ = venv.step(first_legal(venv.action_masks()))
+        games = (step + 1) // 3
+        seats = (np.arange(5) + games) % 4
+        assert venv.selfplay.seats.tolist() == seats.tolist() and dones.all() == (step % 3 == 2)
+        np.testing.assert_array_equal(obs, venv.selfplay.engine.obs[np.arange(5), seats])
+        assert (venv.selfplay.is_opponent.sum(axis=1) == 3).all()
+        assert not venv.selfplay.is_opponent[np.arange(5), seats].any()
+
+
 class TurnEngine:
     """A stand-in turn-based engine: 2 seats alternate; a game ends after 4 turns, paying
     seat 0 +1 and seat 1 -1 on its last turn."""
