@@ -91,6 +91,9 @@ class SelfPlay:
         return e.obs[self.rows, self.seats], e.masks[self.rows, self.seats]
 
     def reset(self, seed: int | None = None) -> None:
+        """New games in every slot; a seed also reseeds the opponents' random stream."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
         self.engine.reset(seed)
         self.episode_return[:] = 0.0
         self.episode_length[:] = 0
