@@ -118,6 +118,9 @@ class EvalConfig:
     """Player specs filling every other seat, one evaluation each."""
     workers: int = 2
     """Worker processes of the evaluation harness."""
+    keep_best: bool = True
+    """The run's ``policy.zip`` is the evaluated checkpoint with the best win rate against the first
+    of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds."""
 
     def __post_init__(self):
         if self.interval < 0:

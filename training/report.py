@@ -42,9 +42,9 @@ def evaluate_policy(
     return {"opponent": opponent, "policy": report["players"][0], "report": report}
 
 
-def format_table(step: int, results: list[dict[str, Any]]) -> str:
+def format_table(step: int, results: list[dict[str, Any]], num_games: int) -> str:
     """A text table of the policy's results against each opponent kind."""
-    lines = [f"evaluation at step {step:,}:"]
+    lines = [f"evaluation of the policy at step {step:,} ({num_games:,} games per opponent kind):"]
     lines.append(
         f"  {'opponents':<12}{'games':>7}{'wins':>7}{'shared':>8}{'win rate':>10}  {'95% CI':<17}"
         f"{'win share':>10}{'mean reward':>13}"

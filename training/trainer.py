@@ -162,15 +162,15 @@ class Run:
         return policy_file
 
     # ------------------------------------------------------------------ evaluation
-    def evaluate(self, policy_file: Path, num_games: int) -> list[dict[str, Any]]:
-        """The policy in ``policy_file`` against each configured opponent kind."""
+    def evaluate(self, policy_file: Path, num_games: int, seed: int | None = None) -> list[dict[str, Any]]:
+        """The policy in ``policy_file`` against each configured opponent kind (games seeded ``seed``)."""
         c = self.config
         python_state, numpy_state = random.getstate(), np.random.get_state()
         with torch.random.fork_rng(devices=[]):  # evaluation must not shift training's random streams
             results = [
                 evaluate_policy(
-                    policy_file, c.game, c.num_players, dict(c.env_config), opponent, num_games, c.seed + 1,
-                    c.eval.workers,
+                    policy_file, c.game, c.num_players, dict(c.env_config), opponent, num_games,
+                    c.seed + 1 if seed is None else seed, c.eval.workers,
                 )
                 for opponent in c.eval.opponents
             ]
@@ -205,18 +205,39 @@ class Run:
             finally:
                 callback.close()
         step = int(self.model.num_timesteps)
+        evaluated = bool(self.history) and self.history[-1]["step"] == step
+        self.due["checkpoint"] = _next_multiple(step, c.checkpoint_interval)
+        if not evaluated and c.eval.interval:
+            self.due["eval"] = _next_multiple(step, c.eval.interval)
         policy_file = self.checkpoint()
-        final = save_sb3(self.model, self.run_dir / "policy.zip", self.metadata())
-        results = self.evaluate(policy_file, c.eval.final_num_games)
-        if not self.history or self.history[-1]["step"] != step:
-            self.record_evaluation(step, results)
-        report = {"step": step, "policy": str(final), "num_players": c.num_players, "game": c.game,
-                  "results": results}
+        if not evaluated:
+            self.record_evaluation(step, self.evaluate(policy_file, c.eval.num_games))
+            self.checkpoint()  # the history now includes this evaluation
+        chosen = self.best_step() if c.eval.keep_best else step
+        final = self.run_dir / "policy.zip"
+        source = run_state.policy_path(self.run_dir, chosen)
+        run_state.atomic_write_bytes(final, lambda handle: handle.write(source.read_bytes()))
+        results = self.evaluate(final, c.eval.final_num_games, seed=c.seed + 2)
+        report = {
+            "game": c.game,
+            "num_players": c.num_players,
+            "steps_trained": step,
+            "policy_step": chosen,
+            "policy": str(final),
+            "results": results,
+        }
         run_state.write_json(self.run_dir / "final_evaluation.json", report)
         plot_learning_curve(self.history, self.training, c.num_players, self.run_dir / "learning_curve.png")
-        print(format_table(step, results))
-        print(f"policy: {final}\nrun folder: {self.run_dir}")
+        print(format_table(chosen, results, c.eval.final_num_games))
+        print(f"policy: {final} (step {chosen:,} of {step:,})\nrun folder: {self.run_dir}")
         return report
+
+    def best_step(self) -> int:
+        """The evaluated step with the best win rate against the first of ``eval.opponents`` (latest on ties)."""
+        first = self.config.eval.opponents[0]
+        rates = [(p["results"][0]["policy"]["win_rate"], p["step"]) for p in self.history
+                 if p["results"][0]["opponent"] == first]
+        return max(rates)[1]
 
 
 class SelfPlayCallback(BaseCallback):
@@ -256,7 +277,7 @@ class SelfPlayCallback(BaseCallback):
             if evaluate:
                 results = run.evaluate(policy_file, c.eval.num_games)
                 run.record_evaluation(step, results)
-                self.bar.write(format_table(step, results))
+                self.bar.write(format_table(step, results, c.eval.num_games))
                 run.checkpoint()  # the history now includes this evaluation
 
     def _record_training(self, step: int) -> None:

@@ -2,6 +2,7 @@
 
 import json
 import signal
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import torch
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
 from training import run_state
 from training.config import load_config
-from training.trainer import SelfPlayCallback, resume, train
+from training.trainer import Run, SelfPlayCallback, resume, train
 
 TINY = [
     "num_envs=4",
@@ -26,6 +27,7 @@ TINY = [
     "eval.final_num_games=4",
     "eval.opponents=[random]",
     "eval.workers=1",
+    "eval.keep_best=false",
     "progress=false",
 ]
 """128 learner steps per rollout; a snapshot and a checkpoint every rollout."""
@@ -50,7 +52,7 @@ def straight_run(tmp_path_factory):
 
 def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, capsys):
     run_dir, report = straight_run
-    assert report["step"] == 512
+    assert report["steps_trained"] == 512
     assert sorted(p.name for p in (run_dir / "checkpoints").glob("policy_*.zip")) == [
         f"policy_{s:010d}.zip" for s in (128, 256, 384, 512)
     ]
@@ -69,7 +71,9 @@ def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, caps
     assert [point["step"] for point in history] == [256, 512]
     assert history[-1]["results"][0]["policy"]["games"] == 4
     final = json.loads((run_dir / "final_evaluation.json").read_text())
+    assert (final["steps_trained"], final["policy_step"]) == (512, 512)
     assert final["results"][0]["opponent"] == "random"
+    assert final["results"][0]["report"]["seed"] == 2  # fresh games: the periodic ones use seed + 1
     assert (run_dir / "learning_curve.png").stat().st_size > 0
     assert list((run_dir / "tb").iterdir())
     assert run_state.latest_checkpoint(run_dir)[0] == 512
@@ -84,12 +88,12 @@ def test_a_new_run_refuses_a_used_folder(straight_run):
 def test_resume_continues_exactly_with_the_same_league(straight_run, tmp_path):
     straight_dir, _ = straight_run
     first = train(tiny_config(tmp_path, 256))
-    assert first["step"] == 256
+    assert first["steps_trained"] == 256
     state = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
     assert state["step"] == 256
     assert state["league"]["snapshot_steps"] == [128]  # the snapshot due at 256 is taken on resume
     report = resume(tmp_path, ["total_timesteps=512"])
-    assert report["step"] == 512
+    assert report["steps_trained"] == 512
     resumed = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
     straight = run_state.load_state(run_state.latest_checkpoint(straight_dir)[2])
     assert resumed["league"]["snapshot_steps"] == straight["league"]["snapshot_steps"] == [256, 384]
@@ -119,7 +123,7 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(st
     assert run_state.latest_checkpoint(tmp_path)[0] == 256
     assert not (tmp_path / "policy.zip").exists()
     monkeypatch.undo()
-    assert resume(tmp_path)["step"] == 512
+    assert resume(tmp_path)["steps_trained"] == 512
     a, b = weights(tmp_path / "policy.zip"), weights(straight_dir / "policy.zip")
     for name in a:
         torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
@@ -135,3 +139,20 @@ def test_resume_needs_a_checkpoint(tmp_path):
     (tmp_path / "config.yaml").write_text("total_timesteps: 10\n")
     with pytest.raises(ValueError, match=r"no latest\.json"):
         resume(tmp_path)
+
+
+def test_the_kept_policy_is_the_best_evaluated_checkpoint():
+    def point(step, random_rate, heuristic_rate):
+        return {
+            "step": step,
+            "results": [
+                {"opponent": "random", "policy": {"win_rate": random_rate}},
+                {"opponent": "heuristic", "policy": {"win_rate": heuristic_rate}},
+            ],
+        }
+
+    config = load_config(None, ["eval.opponents=[random,heuristic]"])
+    run = SimpleNamespace(config=config, history=[point(100, 0.5, 0.9), point(200, 0.7, 0.1), point(300, 0.6, 0.5)])
+    assert Run.best_step(run) == 200
+    run.history.append(point(400, 0.7, 0.0))
+    assert Run.best_step(run) == 400  # the later of equal win rates
