@@ -5,9 +5,9 @@ seat ``i mod P``, so every seat position is trained; with ``rotate_seats`` it mo
 on at every new game of the slot). The other seats are played by opponent
 :class:`~stonk_envs.policies.base.Policy` objects (random by default; give a frozen copy of
 the learner for self-play, or several league members with :meth:`SelfPlay.set_opponents`,
-one per seat of each game). One view step
-is one learner decision: in a turn-based game the opponents' turns in between are played
-inside the step, and their rewards to the learner seat are added up.
+one per seat of each game). One view step is one learner decision: in a turn-based game the
+opponents' turns in between are played inside the step, and their rewards to the learner
+seat are added up.
 
 The views read only the observations of seats that act, so an engine made with
 ``observe="actors"`` serves them with less work.
