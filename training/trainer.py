@@ -344,6 +344,8 @@ def train(config: TrainConfig) -> dict[str, Any] | None:
 def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> dict[str, Any] | None:
     """Continue the run in ``run_dir`` from its newest checkpoint (overrides: see ``RESUMABLE_KEYS``)."""
     run_dir = Path(run_dir)
+    if not (run_dir / "config.yaml").is_file():
+        raise ValueError(f"{str(run_dir)!r} is not a training run folder (it has no config.yaml)")
     saved = load_config(run_dir / "config.yaml")
     config = load_config(run_dir / "config.yaml", [*overrides, f"run_dir={run_dir}"])
     changed = sorted(

@@ -135,6 +135,11 @@ def test_resume_refuses_changes_that_would_make_another_run(straight_run):
         resume(run_dir, ["num_envs=8"])
 
 
+def test_resume_needs_a_run_folder(tmp_path):
+    with pytest.raises(ValueError, match="is not a training run folder"):
+        resume(tmp_path / "missing")
+
+
 def test_resume_needs_a_checkpoint(tmp_path):
     (tmp_path / "config.yaml").write_text("total_timesteps: 10\n")
     with pytest.raises(ValueError, match=r"no latest\.json"):
