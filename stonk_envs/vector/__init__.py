@@ -10,14 +10,23 @@ from __future__ import annotations
 import importlib
 
 from stonk_envs.core.config import build_config
+from stonk_envs.core.game import Game
 from stonk_envs.vector.engine import BatchEngine
 
-KERNEL_MODULES = {
-    "stockpile": "stonk_envs.vector.kernels.stockpile",
-    "stocks_and_bombs": "stonk_envs.vector.kernels.stocks_and_bombs",
-    "stonk_market": "stonk_envs.vector.kernels.stonk_market",
+GAMES = {
+    "stockpile": ("stonk_envs.games.stockpile", "Stockpile", "StockpileConfig"),
+    "stocks_and_bombs": ("stonk_envs.games.stocks_and_bombs", "StocksAndBombs", "StocksAndBombsConfig"),
+    "stonk_market": ("stonk_envs.games.stonk_market", "StonkMarket", "StonkMarketConfig"),
 }
-"""The per-game table: game name to its batch-kernel module."""
+"""The per-game table: game name to (package, ``Game`` subclass, config dataclass)."""
+
+
+def game_class(name: str) -> type[Game]:
+    """The ``Game`` subclass of a game name."""
+    if name not in GAMES:
+        raise ValueError(f"no batched engine for game {name!r}; available: {sorted(GAMES)}")
+    package, game_name, _ = GAMES[name]
+    return getattr(importlib.import_module(package), game_name)
 
 
 def make(name: str, num_envs: int, *, parallel: bool | None = None, observe: str = "all", **config) -> BatchEngine:
@@ -25,12 +34,12 @@ def make(name: str, num_envs: int, *, parallel: bool | None = None, observe: str
 
     ``parallel`` and ``observe`` are the engine's options (see :mod:`stonk_envs.vector.engine`).
     """
-    if name not in KERNEL_MODULES:
-        raise ValueError(f"no batched engine for game {name!r}; available: {sorted(KERNEL_MODULES)}")
+    game_cls = game_class(name)
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-    kernels = importlib.import_module(KERNEL_MODULES[name])
-    return BatchEngine(kernels, num_envs, build_config(kernels.CONFIG, config), parallel, observe)
+    package, _, config_name = GAMES[name]
+    config_cls = getattr(importlib.import_module(package), config_name)
+    return BatchEngine(game_cls(build_config(config_cls, config)), num_envs, parallel, observe)
 
 
-__all__ = ["KERNEL_MODULES", "BatchEngine", "make"]
+__all__ = ["GAMES", "BatchEngine", "game_class", "make"]

@@ -23,11 +23,12 @@ engine's own buffers, overwritten by the next call: copy what you keep.
 from __future__ import annotations
 
 import os
-from types import ModuleType
 
 import numpy as np
 from gymnasium.utils import seeding
 
+from stonk_envs.core.game import Game
+from stonk_envs.vector import kernels
 from stonk_envs.vector.batch_ops import first_illegal
 
 PARALLEL_FROM = 256
@@ -42,13 +43,11 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 class BatchEngine:
     """N games of one kind in lockstep, with auto-reset; see the module docstring."""
 
-    def __init__(self, kernels: ModuleType, num_envs: int, config, parallel: bool | None = None,
-                 observe: str = "all"):
+    def __init__(self, game: Game, num_envs: int, parallel: bool | None = None, observe: str = "all"):
         if observe not in OBSERVE_MODES:
             raise ValueError(f"observe must be one of {OBSERVE_MODES}, got {observe!r}")
-        self.kernels = kernels
-        self.config = config
-        self.game = kernels.GAME(config)
+        self.config = game.config
+        self.game = game
         self.num_envs = num_envs
         self.num_players = n = self.game.num_players
         self.num_actions = a = self.game.num_actions
@@ -56,7 +55,7 @@ class BatchEngine:
         self.agent_names = [f"player_{p}" for p in range(n)]
         self.parallel = num_envs >= PARALLEL_FROM if parallel is None else bool(parallel)
         self._observe_all = observe == "all"
-        self._args = kernels.init_args(config)
+        self._args = game.init_args()
         self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
         self.obs = np.zeros((num_envs, n, o), np.float32)
         self.masks = np.zeros((num_envs, n, a), np.int8)
@@ -91,7 +90,7 @@ class BatchEngine:
         self._generators = [seeding.np_random(int(seed) + i)[0] for i in range(self.num_envs)]
         seeds = np.array([g.integers(2**63) for g in self._generators], np.int64)
         self._next_seeds[:] = [g.integers(2**63) for g in self._generators]
-        run = self.kernels.reset_parallel if self.parallel else self.kernels.reset_serial
+        run = kernels.reset_parallel if self.parallel else kernels.reset_serial
         run(self.states, seeds, self._args, self._observe_all, self.obs, self.masks, self.actors)
         self.rewards[:] = 0.0
         self.voids[:] = 0
@@ -126,7 +125,7 @@ class BatchEngine:
         if bad >= 0:
             i, p = divmod(bad, self.num_players)
             raise ValueError(f"game {i}, {self.agent_names[p]}: action {actions[i, p]} is illegal")
-        run = self.kernels.step_parallel if self.parallel else self.kernels.step_serial
+        run = kernels.step_parallel if self.parallel else kernels.step_serial
         out = (self.rewards, self.voids, self.terminated, self.final_obs, self.obs, self.masks, self.actors)
         run(self.states, active, actions, self._joint, self._args, self._next_seeds, self._observe_all, out)
         for i in np.flatnonzero(self.terminated):
@@ -136,5 +135,5 @@ class BatchEngine:
     def state_vectors(self) -> np.ndarray:
         """The full state of every game, shape (N, state_size), for centralised critics."""
         out = np.zeros((self.num_envs, self.game.state_size), np.float32)
-        self.kernels.state_vectors(self.states, out)
+        kernels.state_vectors(self.states, out)
         return out

@@ -42,7 +42,7 @@ class Stockpile(Game):
 
     name = "stockpile"
     simultaneous = False
-    state_dtype = core.STATE_DTYPE
+    core = core
 
     def __init__(self, config: StockpileConfig):
         super().__init__(config)
@@ -69,29 +69,14 @@ class Stockpile(Game):
     def state_size(self) -> int:
         return int(state_size(self.num_players))
 
-    def reset(self, states, i, seed):
+    def init_args(self):
         c = self.config
-        core.init(
-            states[i], seed, c.num_players, c.num_rounds, c.starting_cash, c.max_price, c.start_price,
-            c.split_reset, c.split_bonus, c.dividend_regular, c.dividend_split, c.majority_bonus,
-            c.majority_tie_bonus, c.action_move, c.stock_per_company, c.fee_copies, c.action_copies,
-            self._bid_values, self._reward_mode, float(c.reward_scale),
+        return (
+            c.num_players, c.num_rounds, c.starting_cash, c.max_price, c.start_price, c.split_reset, c.split_bonus,
+            c.dividend_regular, c.dividend_split, c.majority_bonus, c.majority_tie_bonus, c.action_move,
+            c.stock_per_company, c.fee_copies, c.action_copies, self._bid_values, self._reward_mode,
+            float(c.reward_scale),
         )  # fmt: skip
-
-    def actors(self, states, i, out):
-        core.actors(states[i], out)
-
-    def legal_mask(self, states, i, seat, out):
-        core.legal_mask(states[i], seat, out)
-
-    def observe(self, states, i, seat, out):
-        core.observe(states[i], seat, out)
-
-    def step(self, states, i, actions, rewards, voids):
-        return core.step(states[i], actions, rewards, voids)
-
-    def state_vector(self, states, i, out):
-        core.state_vector(states[i], out)
 
     def scores(self, states, i):
         s = states[i]

@@ -22,7 +22,7 @@ class StocksAndBombs(Game):
 
     name = "stocks_and_bombs"
     simultaneous = True
-    state_dtype = core.STATE_DTYPE
+    core = core
 
     def __init__(self, config: StocksAndBombsConfig):
         super().__init__(config)
@@ -46,24 +46,9 @@ class StocksAndBombs(Game):
     def state_size(self) -> int:
         return core.state_size(self.num_players)
 
-    def reset(self, states, i, seed):
+    def init_args(self):
         c = self.config
-        core.init(states[i], seed, c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode)
-
-    def actors(self, states, i, out):
-        core.actors(states[i], out)
-
-    def legal_mask(self, states, i, seat, out):
-        core.legal_mask(states[i], seat, out)
-
-    def observe(self, states, i, seat, out):
-        core.observe(states[i], seat, out)
-
-    def step(self, states, i, actions, rewards, voids):
-        return core.step(states[i], actions, rewards, voids)
-
-    def state_vector(self, states, i, out):
-        core.state_vector(states[i], out)
+        return (c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode)
 
     def scores(self, states, i):
         return states[i]["totals"][: self.num_players].astype(np.float64)

@@ -25,7 +25,7 @@ class StonkMarket(Game):
 
     name = "stonk_market"
     simultaneous = True
-    state_dtype = core.STATE_DTYPE
+    core = core
 
     def __init__(self, config: StonkMarketConfig):
         super().__init__(config)
@@ -49,26 +49,9 @@ class StonkMarket(Game):
     def state_size(self) -> int:
         return core.state_size(self.num_players)
 
-    def reset(self, states, i, seed):
+    def init_args(self):
         c = self.config
-        core.init(
-            states[i], seed, c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale
-        )
-
-    def actors(self, states, i, out):
-        core.actors(states[i], out)
-
-    def legal_mask(self, states, i, seat, out):
-        core.legal_mask(states[i], seat, out)
-
-    def observe(self, states, i, seat, out):
-        core.observe(states[i], seat, out)
-
-    def step(self, states, i, actions, rewards, voids):
-        return core.step(states[i], actions, rewards, voids)
-
-    def state_vector(self, states, i, out):
-        core.state_vector(states[i], out)
+        return (c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale)
 
     def scores(self, states, i):
         return states[i]["totals"][: self.num_players].astype(np.float64)

@@ -1,23 +1,13 @@
-"""Batch kernels of Stonk Market: its compiled core (``init``, ``actors``, ``legal_mask``,
-``observe``, ``step``) run over ``states[i]`` for every game of a batch."""
+"""The batch kernels: every game's compiled core run over ``states[i]`` for each game of a batch.
+
+They are written once for all games over :mod:`stonk_envs.core.dispatch`, and compile for
+each game's record type on first use. ``args`` is the tuple the game's core ``init`` takes
+after the seed (``Game.init_args()``).
+"""
 
 from numba import njit, prange
 
-from stonk_envs.core.rewards import reward_mode_code
-from stonk_envs.games.stonk_market import StonkMarket, StonkMarketConfig, core
-
-GAME = StonkMarket
-CONFIG = StonkMarketConfig
-
-
-def init_args(c: StonkMarketConfig) -> tuple:
-    """The arguments ``core.init`` takes after the seed, as the game's ``reset`` passes them."""
-    return (c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, reward_mode_code(c.reward_mode), c.reward_scale)
-
-
-@njit(cache=True)
-def _init(s, seed, args):
-    core.init(s, seed, *args)
+from stonk_envs.core.dispatch import game_actors, game_init, game_legal_mask, game_observe, game_state_vector, game_step
 
 
 @njit(cache=True)
@@ -26,11 +16,11 @@ def _views(s, i, obs, masks, actors, every_seat):
         for p in range(obs.shape[1]):
             if actors[i, p]:
                 obs[i, p] = 0.0
-    core.actors(s, actors[i])
+    game_actors(s, actors[i])
     for p in range(obs.shape[1]):
         if every_seat or actors[i, p]:
-            core.observe(s, p, obs[i, p])
-        core.legal_mask(s, p, masks[i, p])
+            game_observe(s, p, obs[i, p])
+        game_legal_mask(s, p, masks[i, p])
 
 
 @njit(cache=True)
@@ -44,26 +34,28 @@ def _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, r
     s = states[i]
     for p in range(obs.shape[1]):
         joint[i, p] = actions[i, p] if actors[i, p] else -1
-    over = core.step(s, joint[i], rewards[i], voids[i])
+    over = game_step(s, joint[i], rewards[i], voids[i])
     terminated[i] = over
     if over:
         for p in range(obs.shape[1]):
-            core.observe(s, p, final_obs[i, p])
-        _init(s, next_seeds[i], args)
+            game_observe(s, p, final_obs[i, p])
+        game_init(s, next_seeds[i], args)
     _views(s, i, obs, masks, actors, every_seat)
 
 
 @njit(cache=True)
 def reset_serial(states, seeds, args, every_seat, obs, masks, actors):
+    """Start a new game in every slot and write its views."""
     for i in range(states.shape[0]):
-        _init(states[i], seeds[i], args)
+        game_init(states[i], seeds[i], args)
         _views(states[i], i, obs, masks, actors, every_seat)
 
 
 @njit(cache=True, parallel=True)
 def reset_parallel(states, seeds, args, every_seat, obs, masks, actors):
+    """:func:`reset_serial` over threads."""
     for i in prange(states.shape[0]):
-        _init(states[i], seeds[i], args)
+        game_init(states[i], seeds[i], args)
         _views(states[i], i, obs, masks, actors, every_seat)
 
 
@@ -89,4 +81,4 @@ def step_parallel(states, active, actions, joint, args, next_seeds, every_seat, 
 def state_vectors(states, out):
     """Every game's full state vector into the rows of ``out``."""
     for i in range(states.shape[0]):
-        core.state_vector(states[i], out[i])
+        game_state_vector(states[i], out[i])
