@@ -4,10 +4,11 @@ A game's state is one record of a numpy structured dtype (struct of arrays). The
 holds a record array of shape (1,) and always passes game index 0; the batched engine holds
 shape (N,) and loops over the same compiled functions.
 
-A game supplies its core module (``STATE_DTYPE`` and the compiled ``init``, ``actors``,
-``legal_mask``, ``observe``, ``step``, ``state_vector``), the arguments its ``init`` takes
-after the seed, its sizes, its scores and its text. The base class runs the core through
-:mod:`stonk_envs.core.dispatch`.
+A compiled game supplies its core module (``STATE_DTYPE`` and the compiled ``init``,
+``actors``, ``legal_mask``, ``observe``, ``step``, ``state_vector``), the arguments its
+``init`` takes after the seed, its sizes, its scores and its text; the base class runs the
+core through :mod:`stonk_envs.core.dispatch`. A game written in plain Python (a test stub,
+say) sets ``state_dtype`` and overrides the six core hooks instead.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class Game(abc.ABC):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        dispatch.register_core(cls.core)
+        if "core" in cls.__dict__:
+            dispatch.register_core(cls.core)
 
     def __init__(self, config):
         self.config = config
@@ -47,11 +49,11 @@ class Game(abc.ABC):
         """The structured dtype of one game's state record."""
         return self.core.STATE_DTYPE
 
-    # what each game supplies ------------------------------------------------
-    @abc.abstractmethod
     def init_args(self) -> tuple:
         """The arguments the core's ``init`` takes after the seed, from the config."""
+        return ()
 
+    # what each game supplies ------------------------------------------------
     @property
     @abc.abstractmethod
     def num_actions(self) -> int:
