@@ -40,6 +40,13 @@ class Game(abc.ABC):
         if "core" in cls.__dict__:
             dispatch.register_core(cls.core)
 
+    num_actions: int
+    """Size of the ``Discrete`` action space, the same for every seat (set by the subclass)."""
+    observation_bounds: tuple[np.ndarray, np.ndarray]
+    """Per-entry lower and upper bounds (float32 vectors) of an observation (set by the subclass)."""
+    state_size: int
+    """Length of the flat vector returned by :meth:`state_vector` (set by the subclass)."""
+
     def __init__(self, config):
         self.config = config
         self.num_players: int = config.num_players
@@ -54,21 +61,6 @@ class Game(abc.ABC):
         return ()
 
     # what each game supplies ------------------------------------------------
-    @property
-    @abc.abstractmethod
-    def num_actions(self) -> int:
-        """Size of the ``Discrete`` action space, the same for every seat."""
-
-    @property
-    @abc.abstractmethod
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per-entry lower and upper bounds (float32 vectors) of an observation."""
-
-    @property
-    @abc.abstractmethod
-    def state_size(self) -> int:
-        """Length of the flat vector returned by :meth:`state_vector`."""
-
     @abc.abstractmethod
     def scores(self, states: np.ndarray, i: int) -> np.ndarray:
         """Each seat's game score now (points, or net worth in $K)."""

@@ -53,21 +53,11 @@ class Stockpile(Game):
         size = int(core.obs_size(n))
         low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
         observation_bounds(n, c.num_rounds, c.max_price, c.bid_values[-1], c.deck_size, low, high)
-        self._bounds = (low, high)
+        self.observation_bounds = (low, high)
+        self.num_actions = int(self._bases[6])
+        self.state_size = int(state_size(n))
         self._reward_mode = reward_mode_code(c.reward_mode)
         self._bid_values = np.array(c.bid_values, np.int64)
-
-    @property
-    def num_actions(self) -> int:
-        return int(self._bases[6])
-
-    @property
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._bounds
-
-    @property
-    def state_size(self) -> int:
-        return int(state_size(self.num_players))
 
     def init_args(self):
         c = self.config

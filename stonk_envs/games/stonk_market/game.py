@@ -30,24 +30,13 @@ class StonkMarket(Game):
     def __init__(self, config: StonkMarketConfig):
         super().__init__(config)
         n = self.num_players
-        self._num_actions = int(core.num_actions(n))
+        self.num_actions = int(core.num_actions(n))
         size = int(core.obs_size(n))
         low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
         core.observation_bounds(n, config.tick_cap, config.num_rounds, config.stonks_bonus, low, high)
-        self._bounds = (low, high)
+        self.observation_bounds = (low, high)
+        self.state_size = int(core.state_size(n))
         self._reward_mode = reward_mode_code(config.reward_mode)
-
-    @property
-    def num_actions(self) -> int:
-        return self._num_actions
-
-    @property
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._bounds
-
-    @property
-    def state_size(self) -> int:
-        return core.state_size(self.num_players)
 
     def init_args(self):
         c = self.config
