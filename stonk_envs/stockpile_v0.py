@@ -9,6 +9,9 @@ used. ``config`` takes the fields of :class:`StockpileConfig`. ``move_price`` an
 from stonk_envs.core.adapter import env_constructors
 from stonk_envs.games.stockpile import Stockpile, StockpileConfig, final_scores, move_price
 
-env, raw_env, parallel_env = env_constructors(Stockpile, StockpileConfig)
+GAME, CONFIG = Stockpile, StockpileConfig
+"""The ``Game`` subclass and the config dataclass behind the envs."""
+
+env, raw_env, parallel_env = env_constructors(GAME, CONFIG)
 
 __all__ = ["StockpileConfig", "env", "final_scores", "move_price", "parallel_env", "raw_env"]

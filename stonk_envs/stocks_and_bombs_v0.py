@@ -8,6 +8,9 @@ without them, ``parallel_env`` the Parallel env. ``config`` takes the fields of
 from stonk_envs.core.adapter import env_constructors
 from stonk_envs.games.stocks_and_bombs import StocksAndBombs, StocksAndBombsConfig, score_round
 
-env, raw_env, parallel_env = env_constructors(StocksAndBombs, StocksAndBombsConfig)
+GAME, CONFIG = StocksAndBombs, StocksAndBombsConfig
+"""The ``Game`` subclass and the config dataclass behind the envs."""
+
+env, raw_env, parallel_env = env_constructors(GAME, CONFIG)
 
 __all__ = ["StocksAndBombsConfig", "env", "parallel_env", "raw_env", "score_round"]

@@ -15,7 +15,10 @@ from stonk_envs.games.stonk_market import (
     score_round,
 )
 
-env, raw_env, parallel_env = env_constructors(StonkMarket, StonkMarketConfig)
+GAME, CONFIG = StonkMarket, StonkMarketConfig
+"""The ``Game`` subclass and the config dataclass behind the envs."""
+
+env, raw_env, parallel_env = env_constructors(GAME, CONFIG)
 
 __all__ = [
     "SUIT_COUNTS",

@@ -53,7 +53,7 @@ def engine_configs(name: str, batch_sizes: Sequence[int]) -> list[tuple[int, boo
     for a turn-based game also ``observe="actors"`` (only the acting seat observed).
     """
     threaded_options = [False, True] if numba.config.NUMBA_NUM_THREADS > 1 else [False]
-    simultaneous = vector.game_class(name).simultaneous
+    simultaneous = game_module(name).GAME.simultaneous
     return [
         (size, threaded, observe)
         for observe in (("all",) if simultaneous else ("all", "actors"))
@@ -84,10 +84,9 @@ def jobs(games: Sequence[str], num_players: dict[str, int], batch_sizes: Sequenc
         module, n = game_module(name), num_players[name]
         out[(name, "aec")] = _aec_job(functools.partial(module.env, num_players=n), seconds)
         out[(name, "parallel")] = _parallel_job(functools.partial(module.parallel_env, num_players=n), seconds)
-        if name in vector.GAMES:
-            for size, threaded, observe in engine_configs(name, batch_sizes):
-                make = functools.partial(vector.make, name, size, parallel=threaded, observe=observe, num_players=n)
-                out[(name, "engine", size, threaded, observe)] = _engine_job(make, seconds)
+        for size, threaded, observe in engine_configs(name, batch_sizes):
+            make = functools.partial(vector.make, name, size, parallel=threaded, observe=observe, num_players=n)
+            out[(name, "engine", size, threaded, observe)] = _engine_job(make, seconds)
     return out
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stonk_envs.core.game import Game
-from stonk_envs.games_index import game_module
+from stonk_envs.games_index import build_game
 
 
 def make_game(name: str, num_players: int | None = None, env_config: dict | None = None) -> Game:
@@ -13,7 +13,7 @@ def make_game(name: str, num_players: int | None = None, env_config: dict | None
         if config.get("num_players", num_players) != num_players:
             raise ValueError(f"num_players={num_players} contradicts env_config num_players={config['num_players']}")
         config["num_players"] = num_players
-    return game_module(name).raw_env(**config).table.game
+    return build_game(name, **config)
 
 
 def game_sizes(name: str, num_players: int | None = None, env_config: dict | None = None) -> tuple[int, int]:
