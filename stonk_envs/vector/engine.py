@@ -5,7 +5,8 @@ game index first and the seat second. Each step runs, for every game, the same c
 functions the PettingZoo env runs, then writes every seat's observation and action mask in
 the env's own encoding. A game that ends is started again in the same step (auto-reset):
 ``terminated[i]`` is True, ``rewards[i]`` holds the rewards of its last step,
-``final_obs[i]`` its last observations, and ``obs[i]``/``masks[i]`` already belong to the
+``final_obs[i]`` its last observations, ``final_states[i]`` its last state record (for its
+scores: ``engine.game.scores(engine.final_states, i)``), and ``obs[i]``/``masks[i]`` already belong to the
 next game.
 
 Seeding: after ``reset(seed=s)`` slot ``i`` plays exactly the games that the PettingZoo env
@@ -64,6 +65,7 @@ class BatchEngine:
         self.voids = np.zeros((num_envs, n), np.int8)
         self.terminated = np.zeros(num_envs, np.bool_)
         self.final_obs = np.zeros((num_envs, n, o), np.float32)
+        self.final_states = np.zeros(num_envs, dtype=self.game.state_dtype)
         self._joint = np.zeros((num_envs, n), np.int64)
         self._next_seeds = np.zeros(num_envs, np.int64)
         self._all_active = np.ones(num_envs, np.bool_)
@@ -78,7 +80,7 @@ class BatchEngine:
     def nbytes_per_game(self) -> int:
         """Bytes of state and buffers held for each game of the batch."""
         arrays = (self.states, self.obs, self.masks, self.actors, self.rewards, self.voids, self.terminated,
-                  self.final_obs, self._joint, self._next_seeds, self._all_active)
+                  self.final_obs, self.final_states, self._joint, self._next_seeds, self._all_active)
         return sum(x.nbytes for x in arrays) // self.num_envs
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -126,7 +128,8 @@ class BatchEngine:
             i, p = divmod(bad, self.num_players)
             raise ValueError(f"game {i}, {self.agent_names[p]}: action {actions[i, p]} is illegal")
         run = kernels.step_parallel if self.parallel else kernels.step_serial
-        out = (self.rewards, self.voids, self.terminated, self.final_obs, self.obs, self.masks, self.actors)
+        out = (self.rewards, self.voids, self.terminated, self.final_obs, self.final_states, self.obs, self.masks,
+               self.actors)
         run(self.states, active, actions, self._joint, self._args, self._next_seeds, self._observe_all, out)
         for i in np.flatnonzero(self.terminated):
             self._next_seeds[i] = self._generators[i].integers(2**63)

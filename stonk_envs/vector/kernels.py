@@ -25,7 +25,7 @@ def _views(s, i, obs, masks, actors, every_seat):
 
 @njit(cache=True)
 def _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated, final_obs,
-              obs, masks, actors):
+              final_states, obs, masks, actors):
     if not active[i]:
         rewards[i] = 0.0
         voids[i] = 0
@@ -39,6 +39,7 @@ def _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, r
     if over:
         for p in range(obs.shape[1]):
             game_observe(s, p, final_obs[i, p])
+        final_states[i] = s
         game_init(s, next_seeds[i], args)
     _views(s, i, obs, masks, actors, every_seat)
 
@@ -61,20 +62,21 @@ def reset_parallel(states, seeds, args, every_seat, obs, masks, actors):
 
 @njit(cache=True)
 def step_serial(states, active, actions, joint, args, next_seeds, every_seat, out):
-    """Step every active game; ``out`` is (rewards, voids, terminated, final_obs, obs, masks, actors)."""
-    rewards, voids, terminated, final_obs, obs, masks, actors = out
+    """Step every active game; ``out`` is (rewards, voids, terminated, final_obs, final_states, obs, masks,
+    actors)."""
+    rewards, voids, terminated, final_obs, final_states, obs, masks, actors = out
     for i in range(states.shape[0]):
         _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated,
-                  final_obs, obs, masks, actors)
+                  final_obs, final_states, obs, masks, actors)
 
 
 @njit(cache=True, parallel=True)
 def step_parallel(states, active, actions, joint, args, next_seeds, every_seat, out):
     """:func:`step_serial` over threads."""
-    rewards, voids, terminated, final_obs, obs, masks, actors = out
+    rewards, voids, terminated, final_obs, final_states, obs, masks, actors = out
     for i in prange(states.shape[0]):
         _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated,
-                  final_obs, obs, masks, actors)
+                  final_obs, final_states, obs, masks, actors)
 
 
 @njit(cache=True)

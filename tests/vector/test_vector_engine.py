@@ -40,7 +40,7 @@ def test_shapes_and_dtypes_at_five_players():
 def test_memory_per_game_counts_state_and_buffers():
     engine = vector.make("stocks_and_bombs", 2, num_players=4)
     n, o, a = 4, 163, 149
-    expected = engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1
+    expected = 2 * engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1
     assert engine.nbytes_per_game == expected
 
 
@@ -83,6 +83,10 @@ def test_auto_reset_starts_the_next_game_in_the_same_step():
     for i in range(16):
         np.testing.assert_allclose(rewards[i], win_loss(list(totals[i])), rtol=1e-6)
     assert (totals.sum(axis=1) > 0).sum() >= 4
+    # the last state record keeps the final scores the last observation showed
+    for i in range(16):
+        assert engine.game.scores(engine.final_states, i).tolist() == totals[i].tolist()
+    assert (engine.states["round"] == 0).all() and (engine.final_states["round"] == 1).all()
     # the last observation: round 1 after the only round; the new game: round 0, tick 0, 3 left
     assert (engine.final_obs[:, :, -3] == 1).all()
     assert (obs[:, :, -3:] == [0, 0, 6]).all()
