@@ -35,6 +35,9 @@ from stonk_envs.vector.batch_ops import first_illegal
 PARALLEL_FROM = 256
 """Batches of at least this many games use the multi-threaded kernels by default."""
 OBSERVE_MODES = ("all", "actors")
+_STATE_ARRAYS = ("states", "obs", "masks", "actors", "rewards", "voids", "terminated", "final_obs", "final_states",
+                 "_joint", "_next_seeds")
+"""The buffers :meth:`BatchEngine.get_state` saves: all that the next steps or their readers depend on."""
 
 # OpenMP threads that spin between kernel calls starve the Python thread on a busy machine
 # (measured: 4x slower than one thread); sleeping threads cost little at these batch sizes.
@@ -134,6 +137,39 @@ class BatchEngine:
         for i in np.flatnonzero(self.terminated):
             self._next_seeds[i] = self._generators[i].integers(2**63)
         return self.obs, self.masks, self.rewards, self.terminated
+
+    def get_state(self) -> dict:
+        """Copies of everything the next steps depend on: state records, buffers, seed streams."""
+        return {
+            "game": self.game.name,
+            "config": self.config,
+            "num_envs": self.num_envs,
+            "arrays": {name: getattr(self, name).copy() for name in _STATE_ARRAYS},
+            "generators": [g.bit_generator.state for g in self._generators],
+        }
+
+    def set_state(self, state: dict) -> None:
+        """Continue exactly where the engine that saved ``state`` (:meth:`get_state`) was.
+
+        The saving engine must have played the same game with the same config and batch size
+        (else ``ValueError`` and nothing changes).
+        """
+        saved = (state["game"], state["config"].num_players, state["num_envs"])
+        if saved != (self.game.name, self.num_players, self.num_envs):
+            raise ValueError(
+                f"saved engine state is of {saved[2]} {saved[0]} games at {saved[1]} players, "
+                f"this engine has {self.num_envs} {self.game.name} games at {self.num_players} players"
+            )
+        if state["config"] != self.config:
+            raise ValueError(f"saved engine state has game config {state['config']}, this engine {self.config}")
+        generators = []
+        for saved_state in state["generators"]:
+            bit_generator = getattr(np.random, saved_state["bit_generator"])()
+            bit_generator.state = saved_state
+            generators.append(np.random.Generator(bit_generator))
+        for name in _STATE_ARRAYS:
+            getattr(self, name)[...] = state["arrays"][name]
+        self._generators = generators
 
     def state_vectors(self) -> np.ndarray:
         """The full state of every game, shape (N, state_size), for centralised critics."""
