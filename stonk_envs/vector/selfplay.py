@@ -62,6 +62,10 @@ class SelfPlay:
         self.is_opponent[self.rows, self.seats] = False
         self.episode_return = np.zeros(n, np.float64)
         self.episode_length = np.zeros(n, np.int64)
+        self.steps_played = 0
+        """Game steps taken (one per game per engine step that moves it; learner and opponent turns alike)."""
+        self.opponent_calls = 0
+        """Opponent policy calls (one per policy per engine step, however many seats it plays)."""
         self.set_opponent(opponent if opponent is not None else RandomPolicy())
 
     def set_opponent(self, opponent: Policy) -> None:
@@ -94,15 +98,26 @@ class SelfPlay:
         """New games in every slot; a seed also reseeds the opponents' random stream."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        self.engine.reset(seed)
+        self.deal(seed)
+
+    def deal(self, engine_seed: int | None) -> None:
+        """``engine.reset(engine_seed)``, then each slot's opponents play up to its learner's first decision."""
+        e = self.engine
+        e.reset(engine_seed)
         self.episode_return[:] = 0.0
         self.episode_length[:] = 0
-        self._play_opponents_until_learner_acts(np.zeros(self.engine.num_envs, np.float64), None)
+        everyone = np.ones(e.num_envs, np.bool_)
+        self._games_started(everyone)
+        ignored = np.zeros((e.num_envs, e.obs_size), np.float32)
+        self._play_opponents_until_learner_acts(np.zeros(e.num_envs, np.float64), ignored, everyone)
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One learner decision per slot; returns ``(rewards, terminated, final_obs)``.
 
         ``final_obs`` (N, O) holds each ended game's last learner observation (zeros elsewhere).
+        The next game of a slot counts from its learner's first decision: what happens before
+        it (opponents' rewards to the learner seat, or a game over before then, which is dealt
+        again) is not reported.
         """
         e = self.engine
         actions = np.asarray(actions).reshape(-1)
@@ -111,12 +126,12 @@ class SelfPlay:
         joint = self._opponent_actions(e.actors)
         joint[self.rows, self.seats] = actions
         e.step(joint)
+        self.steps_played += e.num_envs
         rewards = e.rewards[self.rows, self.seats].astype(np.float64)
-        done = e.terminated.copy()
+        done = np.zeros(e.num_envs, np.bool_)
         final_obs = np.zeros((e.num_envs, e.obs_size), np.float32)
-        final_obs[done] = e.final_obs[done, self.seats[done]]
-        self._rotate(done)
-        done |= self._play_opponents_until_learner_acts(rewards, final_obs)
+        self._end_games(e.terminated.copy(), final_obs, done)
+        self._play_opponents_until_learner_acts(rewards, final_obs, done)
         self.episode_return += rewards
         self.episode_length += 1
         return rewards, done, final_obs
@@ -129,6 +144,29 @@ class SelfPlay:
             self.episode_return[i] = 0.0
             self.episode_length[i] = 0
         return stats
+
+    def _games_ended(self, ended: np.ndarray) -> None:
+        """Hook: the games marked in ``ended`` ended in the last engine step; ``engine.final_states``
+        and ``engine.final_obs`` hold their last states and :attr:`seats` still their learner seats."""
+
+    def _games_started(self, started: np.ndarray) -> None:
+        """Hook: new games begin in the slots marked in ``started`` (learner seats already moved on);
+        nobody has acted in them yet."""
+
+    def _end_games(self, now: np.ndarray, final_obs: np.ndarray, ended: np.ndarray) -> None:
+        """Book the games in ``now``, which ended in the last engine step (the engine dealt the next).
+
+        Slots already in ``ended`` ended earlier in this view step; their game now over is the
+        next one, over before its learner's first decision, so it is not reported.
+        """
+        if not now.any():
+            return
+        first = now & ~ended
+        final_obs[first] = self.engine.final_obs[first, self.seats[first]]
+        self._games_ended(first)
+        ended |= now
+        self._rotate(now)
+        self._games_started(now)
 
     def _rotate(self, ended: np.ndarray) -> None:
         """With ``rotate_seats``, move the learner of each slot whose game ended one seat on."""
@@ -145,23 +183,21 @@ class SelfPlay:
             seats = np.nonzero(playing if len(self.policies) == 1 else playing & (self.seat_policy == k))
             if len(seats[0]):
                 joint[seats] = policy.act(e.obs[seats], e.masks[seats], self.rng)
+                self.opponent_calls += 1
         return joint
 
-    def _play_opponents_until_learner_acts(self, rewards: np.ndarray, final_obs: np.ndarray | None) -> np.ndarray:
-        """Step the games whose learner may not act yet; adds to ``rewards``, returns which ended."""
+    def _play_opponents_until_learner_acts(self, rewards: np.ndarray, final_obs: np.ndarray, ended: np.ndarray) -> None:
+        """Step the games whose learner may not act yet; adds the learner's rewards of the games
+        not in ``ended`` to ``rewards`` and marks in ``ended`` (with ``final_obs``) the games that end."""
         e = self.engine
-        ended = np.zeros(e.num_envs, np.bool_)
         waiting = ~e.actors[self.rows, self.seats]
         while waiting.any():
             e.step(self._opponent_actions(e.actors & waiting[:, None]), active=waiting)
-            rewards += e.rewards[self.rows, self.seats]
-            now = e.terminated & waiting
-            if final_obs is not None:
-                final_obs[now] = e.final_obs[now, self.seats[now]]
-            self._rotate(now)
-            ended |= now
+            self.steps_played += int(waiting.sum())
+            counted = waiting & ~ended
+            rewards[counted] += e.rewards[counted, self.seats[counted]]
+            self._end_games(e.terminated & waiting, final_obs, ended)
             waiting = ~e.actors[self.rows, self.seats]
-        return ended
 
 
 class SelfPlayVecEnv(VecEnv):

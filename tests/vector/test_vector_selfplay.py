@@ -122,10 +122,11 @@ def test_rotating_learner_seats_move_on_at_each_new_game():
 
 class TurnEngine:
     """A stand-in turn-based engine: 2 seats alternate; a game ends after 4 turns, paying
-    seat 0 +1 and seat 1 -1 on its last turn."""
+    seat 0 +1 and seat 1 -1 on its last turn (and seat 1 ``opening`` on seat 0's first move)."""
 
-    def __init__(self, num_envs):
+    def __init__(self, num_envs, opening=0.0):
         self.num_envs, self.num_players, self.num_actions, self.obs_size = num_envs, 2, 2, 1
+        self.opening = opening
         self.turn = np.zeros(num_envs, np.int64)
         self.rewards = np.zeros((num_envs, 2), np.float32)
         self.terminated = np.zeros(num_envs, np.bool_)
@@ -148,6 +149,7 @@ class TurnEngine:
         self.turn += active
         self.terminated = self.turn == 4
         self.rewards[:] = np.where(self.terminated[:, None], [1.0, -1.0], 0.0)
+        self.rewards[:, 1] += np.where(active & (self.turn == 1), self.opening, 0.0)
         self.final_obs[self.terminated] = 4.0
         self.turn[self.terminated] = 0
         self.views()
@@ -165,6 +167,21 @@ def test_a_turn_based_learner_skips_the_opponents_turns():
     assert done.all() and rewards.tolist() == [-1.0, -1.0]
     assert final_obs[:, 0].tolist() == [4.0, 4.0]
     assert view.learner_obs()[0][:, 0].tolist() == [1.0, 1.0]
+
+
+def test_the_next_game_counts_from_the_learners_first_decision():
+    view = SelfPlay(TurnEngine(2, opening=0.5), learner_seat=1)
+    view.reset(seed=0)
+    assert (view.steps_played, view.opponent_calls) == (2, 1)  # the opponents' opening moves
+    rewards, done, _ = view.step(np.zeros(2, np.int64))
+    # the learner's move and the opponents' reply in both games, one call for both replies
+    assert rewards.tolist() == [0.0, 0.0] and (view.steps_played, view.opponent_calls) == (6, 2)
+    rewards, done, _ = view.step(np.zeros(2, np.int64))
+    # the game ends at -1; the next game's opening move pays the learner seat 0.5 before it
+    # decides: that is not part of the ended game's transition
+    assert done.all() and rewards.tolist() == [-1.0, -1.0]
+    assert view.pop_episodes(done)[0]["r"] == -1.0
+    assert (view.steps_played, view.opponent_calls) == (10, 3)
 
 
 def test_gymnasium_vector_env_same_step_autoreset():
