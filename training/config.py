@@ -19,6 +19,8 @@ from stonk_envs.policies.players import HEURISTICS
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
+ENV_BACKENDS = ("pettingzoo", "engine")
+"""What runs the training games: each game's PettingZoo Parallel env, or one batched engine for all."""
 
 
 def _positive(name: str, value: float) -> None:
@@ -146,6 +148,9 @@ class TrainConfig:
     """Learner steps (transitions) to train for."""
     num_envs: int = 16
     """Games played side by side, one learner seat in each."""
+    env_backend: str = "pettingzoo"
+    """What runs those games: ``pettingzoo`` (a Parallel env each) or ``engine`` (one batched engine,
+    stonk_envs.vector); the same self-play either way, on other game seeds."""
     seed: int = 0
     """Seed of the games, the league draws and torch."""
     run_dir: str = "runs/stocks_and_bombs"
@@ -164,6 +169,8 @@ class TrainConfig:
         game_module(self.game)  # names the choices for an unknown game
         if "num_players" in self.env_config:
             raise ValueError("env_config must not set num_players; use the top-level num_players")
+        if self.env_backend not in ENV_BACKENDS:
+            raise ValueError(f"env_backend must be one of {list(ENV_BACKENDS)}, got {self.env_backend!r}")
         for name in ("total_timesteps", "num_envs", "checkpoint_interval", "torch_threads"):
             _positive(name, getattr(self, name))
         if self.seed < 0:

@@ -26,11 +26,14 @@ from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
 from training import run_state
 from training.config import TrainConfig, load_config, to_dict, to_yaml
+from training.engine_selfplay import EngineSelfPlayVecEnv
 from training.features import BoundsScaler
 from training.league import League
 from training.report import evaluate_policy, format_table, plot_learning_curve
 from training.selfplay import SelfPlayVecEnv
 
+BACKENDS = {"pettingzoo": SelfPlayVecEnv, "engine": EngineSelfPlayVecEnv}
+"""The learner's view for each ``env_backend``."""
 RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval", "torch_threads", "progress", "eval")
 """Top-level config keys a resumed run may change; anything else would not continue the same run."""
 
@@ -47,7 +50,7 @@ class Run:
             config.league.max_snapshots,
             lambda: make_player("heuristic", config.game, config.num_players),
         )
-        self.venv = SelfPlayVecEnv(
+        self.venv = BACKENDS[config.env_backend](
             config.game, config.num_players, dict(config.env_config), config.num_envs, self.league, config.seed
         )
         self.model: MaskablePPO | None = None

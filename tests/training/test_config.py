@@ -15,6 +15,7 @@ def test_shipped_configs_load(name):
     assert config.game == name
     assert config.num_players == 4
     assert config.eval.final_num_games >= 1000
+    assert config.env_backend == "pettingzoo"
 
 
 def test_defaults_then_file_then_overrides(tmp_path):
@@ -50,6 +51,7 @@ def test_league_weights_are_normalised():
         ("num_envs: [1, 2]\n", [], "num_envs"),
         ("", ["ppo.gamma=1.5"], "ppo.gamma must be in [0.0, 1.0], got 1.5"),
         ("", ["num_envs=0"], "num_envs must be > 0, got 0"),
+        ("", ["env_backend=jax"], "env_backend must be one of ['pettingzoo', 'engine'], got 'jax'"),
         ("", ["league.random=-1"], "must be >= 0 with a positive sum"),
         ("", ["ppo.batch_size=4096", "num_envs=2", "ppo.n_steps=8"], "exceeds num_envs * ppo.n_steps (16)"),
         ("", ["game=chess"], "unknown game 'chess'"),

@@ -1,4 +1,8 @@
-"""The self-play view: transitions, reward bookkeeping, seat rotation and batched opponents."""
+"""The self-play view: transitions, reward bookkeeping, seat rotation and batched opponents.
+
+Tests that take ``backend`` run on both backends; the others look inside the PettingZoo
+backend's Parallel envs (``test_engine_selfplay.py`` replays the engine backend's games).
+"""
 
 import pickle
 
@@ -8,7 +12,9 @@ import pytest
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.base import Policy, RandomPolicy
 from training.league import League
-from training.selfplay import SelfPlayVecEnv
+from training.trainer import BACKENDS
+
+BACKEND_NAMES = sorted(BACKENDS)
 
 SHORT_GAME = {"tick_cap": 3, "round_cap": 1}
 """A Stocks & Bombs game of one round of three ticks (B7a caps as config values)."""
@@ -33,9 +39,16 @@ class Waiter(Policy):
         return np.zeros(len(observations), dtype=np.int64)
 
 
-def make_view(game="stocks_and_bombs", num_envs=3, weights=None, env_config=None, seed=0):
+def make_view(game="stocks_and_bombs", num_envs=3, weights=None, env_config=None, seed=0, backend="pettingzoo"):
     league = League(weights or {"random": 1.0}, max_snapshots=2, heuristic_factory=RandomPolicy)
-    return SelfPlayVecEnv(game, 4, env_config or {}, num_envs, league, seed), league
+    return BACKENDS[backend](game, 4, env_config or {}, num_envs, league, seed), league
+
+
+def seat_obs(view, i, seat):
+    """What seat ``seat`` of game ``i`` observes now, read from the backend's own game."""
+    if hasattr(view, "envs"):
+        return view.envs[i].table.observe(seat)["observation"]
+    return view.engine.obs[i, seat]
 
 
 class StepSpy:
@@ -106,24 +119,49 @@ def test_learner_reward_is_its_seat_reward_and_observation_its_own():
         np.testing.assert_array_equal(info["terminal_observation"], observations[agent]["observation"])
 
 
-def test_learner_seat_rotates_with_each_new_game():
-    view, league = make_view(num_envs=2, env_config=SHORT_GAME)
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_learner_seat_rotates_with_each_new_game(backend):
+    view, league = make_view(num_envs=2, env_config=SHORT_GAME, backend=backend)
     league.players["random"] = Waiter()
     obs = view.reset()
     assert view.learner_seat.tolist() == [0, 1]
     seen = []
     for _ in range(3 * 4):
-        obs, _, dones, _ = view.step(np.zeros(2, dtype=np.int64))  # everyone waits: 3 ticks a game
+        obs, _, dones, infos = view.step(np.zeros(2, dtype=np.int64))  # everyone waits: 3 ticks a game
         if dones.all():
             seen.append(view.learner_seat.tolist())
+            assert [info["episode"] for info in infos] == [{"r": 0.0, "l": 3}] * 2
+        assert [row.index("current") for row in view.members] == view.learner_seat.tolist()
+        assert [row.count("random") for row in view.members] == [3, 3]
     assert seen == [[1, 2], [2, 3], [3, 0], [0, 1]]
     for i in range(2):
-        seat = view.learner_seat[i]
-        np.testing.assert_array_equal(obs[i], view.envs[i].table.observe(seat)["observation"])
+        np.testing.assert_array_equal(obs[i], seat_obs(view, i, view.learner_seat[i]))
+    assert view.steps_played == 2 * 12
 
 
-def test_opponents_act_in_one_batch_per_member_per_step():
-    view, league = make_view(num_envs=5, weights={"random": 1.0, "heuristic": 1.0})
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_ended_games_report_the_learners_score_and_win(backend, monkeypatch):
+    view, league = make_view(num_envs=4, env_config=SHORT_GAME, backend=backend)
+    league.players["random"] = Waiter()
+    games = [env.table.game for env in view.envs] if backend == "pettingzoo" else [view.engine.game]
+    for game in games:  # a constructed result: seats 1 and 2 share first place
+        monkeypatch.setattr(game, "scores", lambda states, i: np.array([3.0, 5.0, 5.0, -1.0]))
+    obs = view.reset()
+    for _ in range(3):
+        obs, _, dones, infos = view.step(np.zeros(4, dtype=np.int64))
+    assert dones.all()
+    assert [(info["score"], info["win"]) for info in infos] == [(3.0, False), (5.0, True), (5.0, True), (-1.0, False)]
+    assert [type(info["score"]) for info in infos] == [float] * 4
+    for i, info in enumerate(infos):
+        assert info["episode"] == {"r": 0.0, "l": 3}
+        # round, tick, ticks left: the last observation of the game, then the next game's first
+        assert info["terminal_observation"][-3:].tolist() == [1.0, 3.0, 0.0]
+        assert obs[i][-3:].tolist() == [0.0, 0.0, 3.0]
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_opponents_act_in_one_batch_per_member_per_step(backend):
+    view, league = make_view(num_envs=5, weights={"random": 1.0, "heuristic": 1.0}, backend=backend)
     recorders = {"random": Recorder(), "heuristic": Recorder()}
     league.players.update(recorders)
     obs = view.reset()
@@ -162,27 +200,45 @@ def test_turn_based_game_plays_opponent_turns_inside_a_transition():
     assert max(recorder.batches) <= 2  # opponents of both games batched together
 
 
-def test_state_round_trip_continues_identically():
-    view, _ = make_view(num_envs=2, seed=9)
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_state_round_trip_continues_identically(backend):
+    mix = {"random": 1.0, "heuristic": 1.0}
+    view, _ = make_view(num_envs=2, seed=9, weights=mix, env_config=SHORT_GAME, backend=backend)
     obs = view.reset()
     rng = np.random.default_rng(6)
     for _ in range(5):
         obs, *_ = view.step(RandomPolicy().act(obs, view.action_masks().astype(np.int8), rng))
     saved = pickle.loads(pickle.dumps(view.get_state()))
-    other, _ = make_view(num_envs=2, seed=123)
+    other, _ = make_view(num_envs=2, seed=123, weights=mix, env_config=SHORT_GAME, backend=backend)
     other.set_state(saved)
     np.testing.assert_array_equal(other.current_obs(), obs)
+    ended = 0
     for _ in range(20):
-        actions = np.zeros(2, dtype=np.int64)  # WAIT
+        actions = RandomPolicy().act(obs, view.action_masks().astype(np.int8), rng)
         a = view.step(actions)
         b = other.step(actions)
-        np.testing.assert_array_equal(a[0], b[0])
-        np.testing.assert_array_equal(a[1], b[1])
+        obs = a[0]
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_equal(x, y)
+        ended += int(a[2].sum())
+    assert ended >= 10  # games of at most 3 steps: new games, seats and members on the way
+    assert (other.steps_played, other.opponent_calls) == (view.steps_played, view.opponent_calls)
+    assert other.members == view.members
 
 
-def test_set_state_rejects_another_layout():
-    view, _ = make_view(num_envs=2)
+@pytest.mark.parametrize(("backend", "message"), [("pettingzoo", "2 games"), ("engine", "2 stocks_and_bombs games")])
+def test_set_state_rejects_another_layout(backend, message):
+    view, _ = make_view(num_envs=2, backend=backend)
     view.reset()
-    other, _ = make_view(num_envs=3)
-    with pytest.raises(ValueError, match="2 games"):
+    other, _ = make_view(num_envs=3, backend=backend)
+    with pytest.raises(ValueError, match=message):
+        other.set_state(view.get_state())
+
+
+@pytest.mark.parametrize(("saved", "loading"), [("pettingzoo", "engine"), ("engine", "pettingzoo")])
+def test_set_state_rejects_the_other_backend(saved, loading):
+    view, _ = make_view(num_envs=2, backend=saved)
+    view.reset()
+    other, _ = make_view(num_envs=2, backend=loading)
+    with pytest.raises(ValueError, match=f"not of the {loading} backend"):
         other.set_state(view.get_state())

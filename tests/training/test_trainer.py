@@ -43,15 +43,22 @@ def weights(path):
     return MaskablePPO.load(path, device="cpu").policy.state_dict()
 
 
+@pytest.fixture(scope="module", params=["pettingzoo", "engine"])
+def backend(request):
+    """Each test that uses a straight run runs once on each backend."""
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def straight_run(tmp_path_factory):
-    run_dir = tmp_path_factory.mktemp("straight")
-    report = train(tiny_config(run_dir, 512))
+def straight_run(tmp_path_factory, backend):
+    run_dir = tmp_path_factory.mktemp(f"straight_{backend}")
+    report = train(tiny_config(run_dir, 512, f"env_backend={backend}"))
     return run_dir, report
 
 
-def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, capsys):
+def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, backend, capsys):
     run_dir, report = straight_run
+    assert load_config(run_dir / "config.yaml").env_backend == backend
     assert report["steps_trained"] == 512
     assert sorted(p.name for p in (run_dir / "checkpoints").glob("policy_*.zip")) == [
         f"policy_{s:010d}.zip" for s in (128, 256, 384, 512)
@@ -85,9 +92,9 @@ def test_a_new_run_refuses_a_used_folder(straight_run):
         train(tiny_config(run_dir, 512))
 
 
-def test_resume_continues_exactly_with_the_same_league(straight_run, tmp_path):
+def test_resume_continues_exactly_with_the_same_league(straight_run, backend, tmp_path):
     straight_dir, _ = straight_run
-    first = train(tiny_config(tmp_path, 256))
+    first = train(tiny_config(tmp_path, 256, f"env_backend={backend}"))
     assert first["steps_trained"] == 256
     state = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
     assert state["step"] == 256
@@ -106,7 +113,9 @@ def test_resume_continues_exactly_with_the_same_league(straight_run, tmp_path):
     assert [p["step"] for p in json.loads((tmp_path / "evaluations.json").read_text())] == [256, 512]
 
 
-def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(straight_run, tmp_path, monkeypatch):
+def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(
+    straight_run, backend, tmp_path, monkeypatch
+):
     straight_dir, _ = straight_run
     original = SelfPlayCallback._on_step
     sent = []
@@ -118,7 +127,7 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(st
         return original(callback)
 
     monkeypatch.setattr(SelfPlayCallback, "_on_step", on_step)
-    assert train(tiny_config(tmp_path, 512)) is None
+    assert train(tiny_config(tmp_path, 512, f"env_backend={backend}")) is None
     assert sent == [160]
     assert run_state.latest_checkpoint(tmp_path)[0] == 256
     assert not (tmp_path / "policy.zip").exists()
@@ -129,10 +138,13 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(st
         torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
 
 
-def test_resume_refuses_changes_that_would_make_another_run(straight_run):
+def test_resume_refuses_changes_that_would_make_another_run(straight_run, backend):
     run_dir, _ = straight_run
     with pytest.raises(ValueError, match=r"cannot change \['num_envs'\] when resuming"):
         resume(run_dir, ["num_envs=8"])
+    other = "pettingzoo" if backend == "engine" else "engine"
+    with pytest.raises(ValueError, match=r"cannot change \['env_backend'\] when resuming"):
+        resume(run_dir, [f"env_backend={other}"])
 
 
 def test_resume_needs_a_run_folder(tmp_path):
