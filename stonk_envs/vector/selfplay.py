@@ -37,7 +37,11 @@ from stonk_envs.vector.engine import BatchEngine
 
 
 class SelfPlay:
-    """The stepping logic shared by both views: learner seats, opponents, episode stats."""
+    """The stepping logic shared by both views: learner seats, opponents, episode stats.
+
+    A subclass may act at each game's end and start through :meth:`_games_ended` and
+    :meth:`_games_started` (the trainer draws league members there).
+    """
 
     def __init__(
         self,
