@@ -10,7 +10,7 @@ from numba import njit
 
 from stonk_envs.games.stockpile import actions as act
 from stonk_envs.games.stockpile.actions import num_actions
-from stonk_envs.games.stockpile.observe import obs_size, observe, state_vector
+from stonk_envs.games.stockpile.observe import obs_size, observe, observe_all, state_vector
 from stonk_envs.games.stockpile.phases import build_deck, decide, start_round
 from stonk_envs.games.stockpile.state import (
     ACTION,
@@ -22,7 +22,18 @@ from stonk_envs.games.stockpile.state import (
     SUPPLY,
 )
 
-__all__ = ["STATE_DTYPE", "actors", "init", "legal_mask", "num_actions", "obs_size", "observe", "state_vector", "step"]
+__all__ = [
+    "STATE_DTYPE",
+    "actors",
+    "init",
+    "legal_mask",
+    "num_actions",
+    "obs_size",
+    "observe",
+    "observe_all",
+    "state_vector",
+    "step",
+]
 
 
 @njit(cache=True)

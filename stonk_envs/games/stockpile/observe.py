@@ -67,89 +67,189 @@ def pile_block(n):
 
 
 @njit(cache=True)
-def observe(s, seat, out):
-    """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
+def _offsets(n):
+    """Where the sections that differ between seats start: actor, my pair, stockpiles, my hand,
+    seats, seat-company blocks, my tips."""
+    actor = NUM_DECISION_PHASES + 2
+    my_pair = actor + 2 * n + 2 + 4 * NUM_COMPANIES
+    piles = my_pair + 2 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES + 1 + NUM_KINDS
+    my_hand = piles + n * pile_block(n)
+    seats = my_hand + 2 * NUM_KINDS + NUM_COMPANIES + 2
+    seat_company = seats + n * SEAT_BLOCK
+    tips = seat_company + n * NUM_COMPANIES * COMPANY_BLOCK
+    return actor, my_pair, piles, my_hand, seats, seat_company, tips
+
+
+# The writers index views of ``out`` with loop counters: numba then knows the index is not
+# negative and drops its wrap-around test, which lets the loops vectorise (measured 4x faster).
+
+
+@njit(cache=True)
+def _write_public(s, out):
+    """The entries every seat sees alike (phase, prices, public pair, deck, piles' open faces, bids)."""
     n = s.n
-    out[:] = 0.0
-    k = 0
     if not s.game_over:
-        out[k + s.phase] = 1.0
-    k += NUM_DECISION_PHASES
+        out[s.phase] = 1.0
+    k = NUM_DECISION_PHASES
     if s.phase == DIVIDEND_PHASE:
         out[k + s.sub] = 1.0
-    k += 2
-    if s.actor >= 0:
-        out[k + (s.actor - seat) % n] = 1.0
-    k += n
-    out[k + (s.first - seat) % n] = 1.0
-    k += n
+    k += 2 + 2 * n
     out[k] = s.round
     out[k + 1] = s.rounds - s.round
     k += 2
+    prices = out[k : k + NUM_COMPANIES]
     for c in range(NUM_COMPANIES):
-        out[k + c] = s.price[c]
+        prices[c] = s.price[c]
     k += NUM_COMPANIES
     if s.phase == DIVIDEND_PHASE:
         out[k + s.div_company] = 1.0
     k += NUM_COMPANIES
-    for j in range(2):
-        i = n if j == 0 else seat
-        out[k + s.pair_comp[i]] = 1.0
-        out[k + NUM_COMPANIES + s.pair_fc[i]] = 1.0
-        k += 2 * NUM_COMPANIES
+    out[k + s.pair_comp[n]] = 1.0
+    out[k + NUM_COMPANIES + s.pair_fc[n]] = 1.0
+    k += 4 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES
+    out[k] = s.deck_len
+    discard = out[k + 1 : k + 1 + NUM_KINDS]
+    for kind in range(NUM_KINDS):
+        discard[kind] = s.discard[kind]
+    k += 1 + NUM_KINDS
+    for t in range(n):
+        pile = out[k : k + pile_block(n)]
+        for j in range(s.pile_len[t]):
+            if s.pile_up[t, j]:
+                pile[s.pile[t, j]] += 1.0
+            else:
+                pile[NUM_KINDS] += 1.0
+        if s.bidder[t] >= 0:
+            pile[2 * NUM_KINDS + 1] = s.bid_values[s.bid_v[t]]
+        k += pile_block(n)
+
+
+@njit(cache=True)
+def _fill(view, value):
+    for k in range(view.shape[0]):
+        view[k] = value
+
+
+@njit(cache=True)
+def _clear_own(n, out):
+    """Zero the entries :func:`_write_own` sets only where they are not zero (one-hots, counts)."""
+    actor, my_pair, piles, my_hand, _, _, _ = _offsets(n)
+    _fill(out[actor : actor + 2 * n], 0.0)
+    _fill(out[my_pair : my_pair + 2 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES], 0.0)
+    for t in range(n):
+        k = piles + t * pile_block(n)
+        _fill(out[k + NUM_KINDS + 1 : k + 2 * NUM_KINDS + 1], 0.0)
+        _fill(out[k + 2 * NUM_KINDS + 2 : k + 2 * NUM_KINDS + 2 + n], 0.0)
+    _fill(out[my_hand : my_hand + 2 * NUM_KINDS], 0.0)
+
+
+@njit(cache=True)
+def _write_own(s, seat, out):
+    """The entries only ``seat`` sees, or sees from its own seat (relative one-hots), on zeros."""
+    n = s.n
+    actor, my_pair, piles, my_hand, _, _, tips = _offsets(n)
+    if s.actor >= 0:
+        out[actor + (s.actor - seat) % n] = 1.0
+    out[actor + n + (s.first - seat) % n] = 1.0
+    k = my_pair
+    out[k + s.pair_comp[seat]] = 1.0
+    out[k + NUM_COMPANIES + s.pair_fc[seat]] = 1.0
+    k += 2 * NUM_COMPANIES
     for i in range(NUM_COMPANIES):
         if i == seat or i == n or s.pair_shown[i]:  # noqa: SIM109 (a tuple test does not compile)
             out[k + s.pair_comp[i] * NUM_COMPANIES + s.pair_fc[i]] = 1.0
-    k += NUM_COMPANIES * NUM_COMPANIES
-    out[k] = s.deck_len
-    k += 1
-    for kind in range(NUM_KINDS):
-        out[k + kind] = s.discard[kind]
-    k += NUM_KINDS
+    k = piles
     for t in range(n):
+        pile = out[k : k + pile_block(n)]
         for j in range(s.pile_len[t]):
-            card = s.pile[t, j]
-            if s.pile_up[t, j]:
-                out[k + card] += 1.0
-            else:
-                out[k + NUM_KINDS] += 1.0
-                if s.pile_by[t, j] == seat:
-                    out[k + NUM_KINDS + 1 + card] += 1.0
+            if not s.pile_up[t, j] and s.pile_by[t, j] == seat:
+                pile[NUM_KINDS + 1 + s.pile[t, j]] += 1.0
         if s.bidder[t] >= 0:
-            out[k + 2 * NUM_KINDS + 1] = s.bid_values[s.bid_v[t]]
-            out[k + 2 * NUM_KINDS + 2 + (s.bidder[t] - seat) % n] = 1.0
+            pile[2 * NUM_KINDS + 2 + (s.bidder[t] - seat) % n] = 1.0
         k += pile_block(n)
+    k = my_hand
     for j in range(2):
         if s.hand[seat, j] >= 0:
             out[k + j * NUM_KINDS + s.hand[seat, j]] = 1.0
     k += 2 * NUM_KINDS
+    regular = out[k : k + NUM_COMPANIES]
     for c in range(NUM_COMPANIES):
-        out[k + c] = s.regular[seat, c]
+        regular[c] = s.regular[seat, c]
     k += NUM_COMPANIES
     out[k] = s.booms[seat]
     out[k + 1] = s.busts[seat]
-    k += 2
     for jr in range(n):
         q = (seat + jr) % n
-        out[k] = s.cash[q]
-        out[k + 1] = debt_total(s, q)
-        out[k + 2] = s.debt_len[q]
-        out[k + 3] = s.regular[q].sum()
-        out[k + 4] = s.split[q].sum()
-        out[k + 5] = 1.0 if s.track_of[q] >= 0 else 0.0
-        k += SEAT_BLOCK
+        tips_to = out[tips + jr * NUM_COMPANIES : tips + (jr + 1) * NUM_COMPANIES]
+        for c in range(NUM_COMPANIES):
+            tips_to[c] = s.placed_won[seat, q, c]
+
+
+@njit(cache=True)
+def _write_seat_blocks(s, seat, out):
+    """Each seat's public block and seat-company blocks, starting from ``seat``."""
+    n = s.n
+    _, _, _, _, seats, seat_company, _ = _offsets(n)
+    for jr in range(n):
+        q = (seat + jr) % n
+        block = out[seats + jr * SEAT_BLOCK : seats + (jr + 1) * SEAT_BLOCK]
+        block[0] = s.cash[q]
+        block[1] = debt_total(s, q)
+        block[2] = s.debt_len[q]
+        block[3] = s.regular[q].sum()
+        block[4] = s.split[q].sum()
+        block[5] = 1.0 if s.track_of[q] >= 0 else 0.0
     for jr in range(n):
         q = (seat + jr) % n
         for c in range(NUM_COMPANIES):
-            out[k] = s.split[q, c]
+            k = seat_company + (jr * NUM_COMPANIES + c) * COMPANY_BLOCK
+            block = out[k : k + COMPANY_BLOCK]
+            block[0] = s.split[q, c]
+            memory = s.memory[q, c]
             for m in range(NUM_MEMORY):
-                out[k + 1 + m] = s.memory[q, c, m]
-            k += COMPANY_BLOCK
-    for jr in range(n):
-        q = (seat + jr) % n
-        for c in range(NUM_COMPANIES):
-            out[k + c] = s.placed_won[seat, q, c]
-        k += NUM_COMPANIES
+                block[1 + m] = memory[m]
+
+
+@njit(cache=True)
+def _copy(src, dst):
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@njit(cache=True)
+def _rotate_blocks(src, dst, start, block, n, seat):
+    """``dst``'s ``n`` blocks at ``start`` := ``src``'s, seen from ``seat`` instead of seat 0."""
+    cut = start + seat * block
+    end = start + n * block
+    _copy(src[cut:end], dst[start : start + end - cut])
+    _copy(src[start:cut], dst[start + end - cut : end])
+
+
+@njit(cache=True)
+def observe(s, seat, out):
+    """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
+    _fill(out, 0.0)
+    _write_public(s, out)
+    _write_own(s, seat, out)
+    _write_seat_blocks(s, seat, out)
+
+
+@njit(cache=True)
+def observe_all(s, out):
+    """Write every seat's observation into the rows of ``out``: seat 0's in full, then each
+    other seat's as a copy of it up to the seat blocks, its own entries rewritten and the seat
+    blocks rotated."""
+    n = s.n
+    first = out[0]
+    observe(s, 0, first)
+    _, _, _, _, seats, seat_company, _ = _offsets(n)
+    for seat in range(1, n):
+        row = out[seat]
+        _copy(first[:seats], row[:seats])
+        _clear_own(n, row)
+        _write_own(s, seat, row)
+        _rotate_blocks(first, row, seats, SEAT_BLOCK, n, seat)
+        _rotate_blocks(first, row, seat_company, COMPANY_BLOCK * NUM_COMPANIES, n, seat)
 
 
 @njit(cache=True)
