@@ -99,6 +99,12 @@ class GameTable:
         self.game.observe(self.states, 0, seat, obs)
         return {"observation": obs, "action_mask": self.mask(seat)}
 
+    def observe_every_seat(self) -> dict[str, dict[str, np.ndarray]]:
+        """:meth:`observe` of every agent, from one call of the game's ``observe_all``."""
+        obs = np.zeros((self.game.num_players, *self.observation_space["observation"].shape), dtype=np.float32)
+        self.game.observe_all(self.states, 0, obs)
+        return {agent: {"observation": obs[p], "action_mask": self.mask(p)} for p, agent in enumerate(self.agents)}
+
     def illegal_reason(self, seat: int, action: Any) -> str | None:
         """None when ``action`` is legal for ``seat`` now, else a message naming the problem."""
         agent = self.agents[seat]
@@ -258,7 +264,7 @@ class StonkParallelEnv(ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.table.reset(seed)
         self.agents = list(self.possible_agents)
-        observations = {agent: self.table.observe(p) for p, agent in enumerate(self.agents)}
+        observations = self.table.observe_every_seat()
         return observations, {agent: {} for agent in self.agents}
 
     def step(self, actions: dict[str, Any]):
@@ -280,7 +286,7 @@ class StonkParallelEnv(ParallelEnv):
                 submitted_void[seat] = VOID_ILLEGAL
         table.resolve(joint)
         agents = self.agents
-        observations = {agent: table.observe(p) for p, agent in enumerate(agents)}
+        observations = table.observe_every_seat()
         rewards = {agent: float(table.rewards[p]) for p, agent in enumerate(agents)}
         infos = {agent: table.info(p, int(submitted_void[p])) for p, agent in enumerate(agents)}
         terminations = dict.fromkeys(agents, table.game_over)

@@ -4,7 +4,10 @@ Each game's core module registers itself (:func:`register_core`); the generic fu
 ``game_init``, ``game_actors``, ``game_legal_mask``, ``game_observe``, ``game_step`` and
 ``game_state_vector`` then compile, for a record of that game's dtype, into a call of the
 core's own ``init``, ``actors``, ``legal_mask``, ``observe``, ``step`` and
-``state_vector``. The batched engine's kernels are written once over them.
+``state_vector``. ``game_observe_all`` writes every seat's observation at once: with the
+core's ``observe_all`` where it has one (a game whose seats share most of what they see can
+write the shared part once), else by calling ``observe`` for each seat. The batched engine's
+kernels are written once over them.
 
 The ``*_at(states, i, ...)`` functions run the same on ``states[i]``. The adapter calls these:
 numba dispatches a call with an array argument in about 1 µs, but one with a record
@@ -48,6 +51,10 @@ def game_observe(s, seat, out):
     """Write ``seat``'s observation into ``out``."""
 
 
+def game_observe_all(s, out):
+    """Write every seat's observation into the rows of ``out`` (shape (P, O))."""
+
+
 def game_step(s, actions, rewards, voids):
     """Apply one joint action; True when the game is over."""
 
@@ -80,6 +87,21 @@ def _game_observe(s, seat, out):
     return lambda s, seat, out: observe(s, seat, out)
 
 
+@overload(game_observe_all)
+def _game_observe_all(s, out):
+    core = _core_of(s)
+    if hasattr(core, "observe_all"):
+        observe_all = core.observe_all
+        return lambda s, out: observe_all(s, out)
+    observe = core.observe
+
+    def every_seat(s, out):
+        for seat in range(out.shape[0]):
+            observe(s, seat, out[seat])
+
+    return every_seat
+
+
 @overload(game_step)
 def _game_step(s, actions, rewards, voids):
     step = _core_of(s).step
@@ -110,6 +132,11 @@ def legal_mask_at(states, i, seat, out):
 @njit(cache=True)
 def observe_at(states, i, seat, out):
     game_observe(states[i], seat, out)
+
+
+@njit(cache=True)
+def observe_all_at(states, i, out):
+    game_observe_all(states[i], out)
 
 
 @njit(cache=True)

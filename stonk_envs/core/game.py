@@ -5,10 +5,11 @@ holds a record array of shape (1,) and always passes game index 0; the batched e
 shape (N,) and loops over the same compiled functions.
 
 A compiled game supplies its core module (``STATE_DTYPE`` and the compiled ``init``,
-``actors``, ``legal_mask``, ``observe``, ``step``, ``state_vector``), the arguments its
-``init`` takes after the seed, its sizes, its scores and its text; the base class runs the
-core through :mod:`stonk_envs.core.dispatch`. A game written in plain Python (a test stub,
-say) sets ``state_dtype`` and overrides the six core hooks instead.
+``actors``, ``legal_mask``, ``observe``, ``step``, ``state_vector``, and optionally
+``observe_all``), the arguments its ``init`` takes after the seed, its sizes, its scores and
+its text; the base class runs the core through :mod:`stonk_envs.core.dispatch`. A game
+written in plain Python (a test stub, say) sets ``state_dtype`` and overrides the core hooks
+instead.
 """
 
 from __future__ import annotations
@@ -93,6 +94,10 @@ class Game(abc.ABC):
     def observe(self, states: np.ndarray, i: int, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s observation (float32, from its own seat) into ``out``."""
         dispatch.observe_at(states, i, seat, out)
+
+    def observe_all(self, states: np.ndarray, i: int, out: np.ndarray) -> None:
+        """Write every seat's observation into the rows of ``out`` (shape (P, O))."""
+        dispatch.observe_all_at(states, i, out)
 
     def step(self, states: np.ndarray, i: int, actions: np.ndarray, rewards: np.ndarray, voids: np.ndarray) -> bool:
         """Apply one joint action (int64 per seat, ``NO_ACTION`` where unused).

@@ -7,7 +7,15 @@ after the seed (``Game.init_args()``).
 
 from numba import njit, prange
 
-from stonk_envs.core.dispatch import game_actors, game_init, game_legal_mask, game_observe, game_state_vector, game_step
+from stonk_envs.core.dispatch import (
+    game_actors,
+    game_init,
+    game_legal_mask,
+    game_observe,
+    game_observe_all,
+    game_state_vector,
+    game_step,
+)
 
 
 @njit(cache=True)
@@ -17,8 +25,10 @@ def _views(s, i, obs, masks, actors, every_seat):
             if actors[i, p]:
                 obs[i, p] = 0.0
     game_actors(s, actors[i])
+    if every_seat:
+        game_observe_all(s, obs[i])
     for p in range(obs.shape[1]):
-        if every_seat or actors[i, p]:
+        if not every_seat and actors[i, p]:
             game_observe(s, p, obs[i, p])
         game_legal_mask(s, p, masks[i, p])
 
@@ -37,8 +47,7 @@ def _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, r
     over = game_step(s, joint[i], rewards[i], voids[i])
     terminated[i] = over
     if over:
-        for p in range(obs.shape[1]):
-            game_observe(s, p, final_obs[i, p])
+        game_observe_all(s, final_obs[i])
         final_states[i] = s
         game_init(s, next_seeds[i], args)
     _views(s, i, obs, masks, actors, every_seat)
