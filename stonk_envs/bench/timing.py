@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from stonk_envs.vector.batch_ops import RNG_DTYPE, random_actions
 from stonk_envs.vector.engine import BatchEngine
 
 WARMUP_SECONDS = 0.2
@@ -77,19 +76,15 @@ def parallel_steps_per_second(env, seconds: float, seed: int = 0) -> float:
 
 
 def engine_steps_per_second(engine: BatchEngine, seconds: float, seed: int = 0) -> float:
-    """A batched engine with compiled random legal actions for every seat that may act."""
-    stream = np.zeros(1, RNG_DTYPE)
-    stream[0]["rng"] = seed
-    actions = np.zeros((engine.num_envs, engine.num_players), np.int64)
+    """A batched engine stepped with its own random legal actions (:meth:`BatchEngine.random_actions`)."""
     engine.reset(seed=seed)
 
     def run(deadline: float) -> int:
         steps = 0
         while True:
             for _ in range(8):
-                random_actions(stream[0], engine.masks, actions)
                 steps += int(np.count_nonzero(engine.actors))
-                engine.step(actions)
+                engine.step(engine.random_actions())
             if time.perf_counter() > deadline:
                 return steps
 

@@ -1,7 +1,7 @@
 """Game-agnostic compiled helpers over batch buffers: action checks and random legal actions."""
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from stonk_envs.core import rng
 
@@ -26,25 +26,49 @@ def first_illegal(actions, masks, actors, active):
 
 
 @njit(cache=True)
+def _random_legal(stream, row):
+    """A uniformly random index of a non-zero entry of ``row``, or -1 when there is none."""
+    count = 0
+    for a in range(row.shape[0]):
+        count += row[a]
+    if count == 0:
+        return -1
+    k = rng.below(stream, count)
+    for a in range(row.shape[0]):
+        if row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
 def random_actions(stream, masks, out):
     """Write a uniformly random legal action of every seat into ``out`` (-1 where none is legal).
 
     ``stream`` is a record of :data:`RNG_DTYPE`; ``masks`` has shape (B, P, A), ``out`` (B, P).
     """
-    num_envs, num_seats, num_actions = masks.shape
-    for i in range(num_envs):
-        for p in range(num_seats):
-            row = masks[i, p]
-            count = 0
-            for a in range(num_actions):
-                count += row[a]
-            if count == 0:
-                out[i, p] = -1
-                continue
-            k = rng.below(stream, count)
-            for a in range(num_actions):
-                if row[a]:
-                    if k == 0:
-                        out[i, p] = a
-                        break
-                    k -= 1
+    for i in range(masks.shape[0]):
+        for p in range(masks.shape[1]):
+            out[i, p] = _random_legal(stream, masks[i, p])
+
+
+@njit(cache=True)
+def _actor_actions(streams, masks, actors, out, i):
+    for p in range(masks.shape[1]):
+        out[i, p] = _random_legal(streams[i], masks[i, p]) if actors[i, p] else -1
+
+
+@njit(cache=True)
+def actor_actions_serial(streams, masks, actors, out):
+    """A uniformly random legal action for every acting seat of game ``i`` from ``streams[i]``
+    (-1 for the seats that do not act)."""
+    for i in range(masks.shape[0]):
+        _actor_actions(streams, masks, actors, out, i)
+
+
+@njit(cache=True, parallel=True)
+def actor_actions_parallel(streams, masks, actors, out):
+    """:func:`actor_actions_serial` over threads."""
+    for i in prange(masks.shape[0]):
+        _actor_actions(streams, masks, actors, out, i)

@@ -30,13 +30,13 @@ from gymnasium.utils import seeding
 
 from stonk_envs.core.game import Game
 from stonk_envs.vector import kernels
-from stonk_envs.vector.batch_ops import first_illegal
+from stonk_envs.vector.batch_ops import RNG_DTYPE, actor_actions_parallel, actor_actions_serial, first_illegal
 
 PARALLEL_FROM = 256
 """Batches of at least this many games use the multi-threaded kernels by default."""
 OBSERVE_MODES = ("all", "actors")
 _STATE_ARRAYS = ("states", "obs", "masks", "actors", "rewards", "voids", "terminated", "final_obs", "final_states",
-                 "_joint", "_next_seeds")
+                 "_joint", "_next_seeds", "_action_streams")
 """The buffers :meth:`BatchEngine.get_state` saves: all that the next steps or their readers depend on."""
 
 # OpenMP threads that spin between kernel calls starve the Python thread on a busy machine
@@ -72,6 +72,8 @@ class BatchEngine:
         self._joint = np.zeros((num_envs, n), np.int64)
         self._next_seeds = np.zeros(num_envs, np.int64)
         self._all_active = np.ones(num_envs, np.bool_)
+        self._action_streams = np.zeros(num_envs, RNG_DTYPE)
+        self._random_actions = np.zeros((num_envs, n), np.int64)
         self._generators: list[np.random.Generator] = []
 
     @property
@@ -83,7 +85,8 @@ class BatchEngine:
     def nbytes_per_game(self) -> int:
         """Bytes of state and buffers held for each game of the batch."""
         arrays = (self.states, self.obs, self.masks, self.actors, self.rewards, self.voids, self.terminated,
-                  self.final_obs, self.final_states, self._joint, self._next_seeds, self._all_active)
+                  self.final_obs, self.final_states, self._joint, self._next_seeds, self._all_active,
+                  self._action_streams, self._random_actions)
         return sum(x.nbytes for x in arrays) // self.num_envs
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -95,6 +98,9 @@ class BatchEngine:
         self._generators = [seeding.np_random(int(seed) + i)[0] for i in range(self.num_envs)]
         seeds = np.array([g.integers(2**63) for g in self._generators], np.int64)
         self._next_seeds[:] = [g.integers(2**63) for g in self._generators]
+        self._action_streams["rng"] = np.random.default_rng([int(seed), 1]).integers(
+            2**63, size=self.num_envs, dtype=np.uint64
+        )
         run = kernels.reset_parallel if self.parallel else kernels.reset_serial
         run(self.states, seeds, self._args, self._observe_all, self.obs, self.masks, self.actors)
         self.rewards[:] = 0.0
@@ -137,6 +143,19 @@ class BatchEngine:
         for i in np.flatnonzero(self.terminated):
             self._next_seeds[i] = self._generators[i].integers(2**63)
         return self.obs, self.masks, self.rewards, self.terminated
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every seat that acts next, -1 for the others.
+
+        Returns the engine's own int64 buffer of shape (N, P), ready for :meth:`step`. Each game
+        draws from its own stream, seeded by :meth:`reset` and apart from the games' streams, so
+        the games played do not depend on whether this is called.
+        """
+        if not self._generators:
+            raise ValueError("random_actions() called before reset()")
+        run = actor_actions_parallel if self.parallel else actor_actions_serial
+        run(self._action_streams, self.masks, self.actors, self._random_actions)
+        return self._random_actions
 
     def get_state(self) -> dict:
         """Copies of everything the next steps depend on: state records, buffers, seed streams."""

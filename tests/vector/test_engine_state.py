@@ -45,6 +45,8 @@ def test_a_restored_engine_continues_exactly_like_the_original(game, config):
         for x, y in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, y)
     np.testing.assert_array_equal(engine.final_states, restored.final_states)
+    # the engine's own random-action streams continue too
+    np.testing.assert_array_equal(engine.random_actions(), restored.random_actions())
 
 
 def test_the_saved_state_is_a_copy():

@@ -40,7 +40,7 @@ def test_shapes_and_dtypes_at_five_players():
 def test_memory_per_game_counts_state_and_buffers():
     engine = vector.make("stocks_and_bombs", 2, num_players=4)
     n, o, a = 4, 163, 149
-    expected = 2 * engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1
+    expected = 2 * engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1 + 8 + n * 8
     assert engine.nbytes_per_game == expected
 
 
@@ -160,3 +160,38 @@ def test_observing_actors_only_leaves_the_other_rows_zero_across_resets():
             assert (engine.actors.sum(axis=1) == 1).all()
             assert (np.abs(obs).sum(axis=2) > 0).tolist() == engine.actors.tolist()
             assert (masks.any(axis=2) == engine.actors).all()
+
+
+@pytest.mark.parametrize(("game", "parallel"), [("stockpile", False), ("stockpile", True), ("stonk_market", False)])
+def test_random_actions_are_legal_for_actors_and_minus_one_elsewhere(game, parallel):
+    engine = vector.make(game, 32, num_players=4, parallel=parallel)
+    with pytest.raises(ValueError, match=r"random_actions\(\) called before reset\(\)"):
+        engine.random_actions()
+    engine.reset(seed=2)
+    for _ in range(300):
+        before = engine.states.copy()
+        actions = engine.random_actions()
+        assert np.array_equal(engine.states, before)  # drawing does not touch the games
+        rows, seats = np.nonzero(engine.actors)
+        assert (engine.masks[rows, seats, actions[rows, seats]] == 1).all()
+        assert (actions[~engine.actors] == -1).all()
+        engine.step(actions)
+
+
+def test_random_actions_are_uniform_over_the_legal_ones_and_seeded():
+    # a fresh Stocks & Bombs deal: every seat has the same 29 legal actions (27 PROPOSEs, WAIT, STOP)
+    engine = vector.make("stocks_and_bombs", 64, num_players=4)
+    engine.reset(seed=5)
+    legal = np.flatnonzero(engine.masks[0, 0])
+    assert len(legal) == 29 and (engine.masks == engine.masks[0, 0]).all()
+    draws = np.concatenate([engine.random_actions().ravel().copy() for _ in range(200)])
+    counts = np.bincount(draws, minlength=engine.num_actions)
+    assert counts.sum() == 200 * 64 * 4 and set(np.flatnonzero(counts)) == set(legal)
+    # 51,200 draws over 29 actions: about 1,766 each; five standard deviations is about 205
+    assert np.abs(counts[legal] - 51_200 / 29).max() < 205
+    # the same seed gives the same draws; another seed does not
+    again = vector.make("stocks_and_bombs", 64, num_players=4)
+    again.reset(seed=5)
+    assert np.array_equal(np.concatenate([again.random_actions().ravel().copy() for _ in range(200)]), draws)
+    again.reset(seed=6)
+    assert not np.array_equal(again.random_actions(), draws[: 64 * 4].reshape(64, 4))
