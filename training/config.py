@@ -148,9 +148,9 @@ class TrainConfig:
     """Learner steps (transitions) to train for."""
     num_envs: int = 16
     """Games played side by side, one learner seat in each."""
-    env_backend: str = "pettingzoo"
-    """What runs those games: ``pettingzoo`` (a Parallel env each) or ``engine`` (one batched engine,
-    stonk_envs.vector); the same self-play either way, on other game seeds."""
+    env_backend: str = "engine"
+    """What runs those games: ``engine`` (one batched engine, stonk_envs.vector) or ``pettingzoo`` (a
+    Parallel env each); the same self-play either way, on other game seeds."""
     seed: int = 0
     """Seed of the games, the league draws and torch."""
     run_dir: str = "runs/stocks_and_bombs"

@@ -15,7 +15,7 @@ def test_shipped_configs_load(name):
     assert config.game == name
     assert config.num_players == 4
     assert config.eval.final_num_games >= 1000
-    assert config.env_backend == "pettingzoo"
+    assert config.env_backend == "engine"
 
 
 def test_defaults_then_file_then_overrides(tmp_path):

@@ -45,7 +45,12 @@ def replay(game, env_config, seed, steps, i):
 
 
 @pytest.mark.parametrize(
-    ("game", "env_config"), [("stockpile", {"rounds": 1}), ("stocks_and_bombs", {"tick_cap": 5, "round_cap": 1})]
+    ("game", "env_config"),
+    [
+        ("stockpile", {"rounds": 1}),
+        ("stocks_and_bombs", {"tick_cap": 5, "round_cap": 1}),
+        ("stonk_market", {"tick_cap": 4, "num_rounds": 2, "reward_mode": "round_diff"}),
+    ],
 )
 def test_episodes_match_the_pettingzoo_replay_of_their_games(game, env_config):
     league = League({"random": 1.0, "heuristic": 1.0}, max_snapshots=2, heuristic_factory=RandomPolicy)
