@@ -8,7 +8,11 @@ modules (``stonk_envs.stocks_and_bombs_v0`` and the others) load on first use.
 import importlib
 from importlib.metadata import PackageNotFoundError, version
 
-from stonk_envs.registry import GAME_MODULES, register_all
+from stonk_envs.compiled_cache import use_source_keyed_cache
+
+use_source_keyed_cache()  # before any compiled module is imported
+
+from stonk_envs.registry import GAME_MODULES, register_all  # noqa: E402
 
 try:
     __version__ = version("stonk_envs")
