@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from omegaconf import OmegaConf
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
@@ -349,8 +350,10 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
     run_dir = Path(run_dir)
     if not (run_dir / "config.yaml").is_file():
         raise ValueError(f"{str(run_dir)!r} is not a training run folder (it has no config.yaml)")
-    saved = load_config(run_dir / "config.yaml")
-    config = load_config(run_dir / "config.yaml", [*overrides, f"run_dir={run_dir}"])
+    # a run saved before env_backend existed ran on the Parallel envs, which is not today's default
+    era = [] if "env_backend" in OmegaConf.load(run_dir / "config.yaml") else ["env_backend=pettingzoo"]
+    saved = load_config(run_dir / "config.yaml", era)
+    config = load_config(run_dir / "config.yaml", [*era, *overrides, f"run_dir={run_dir}"])
     changed = sorted(
         key for key, value in to_dict(config).items() if key not in (*RESUMABLE_KEYS, "run_dir")
         and to_dict(saved)[key] != value

@@ -173,3 +173,12 @@ def test_the_kept_policy_is_the_best_evaluated_checkpoint():
     assert Run.best_step(run) == 200
     run.history.append(point(400, 0.7, 0.0))
     assert Run.best_step(run) == 400  # the later of equal win rates
+
+
+def test_a_run_saved_before_backends_existed_resumes_on_the_parallel_envs(tmp_path):
+    train(tiny_config(tmp_path, 256, "env_backend=pettingzoo"))
+    config_file = tmp_path / "config.yaml"
+    lines = config_file.read_text().splitlines(keepends=True)
+    config_file.write_text("".join(line for line in lines if not line.startswith("env_backend:")))
+    assert resume(tmp_path, ["total_timesteps=384"])["steps_trained"] == 384
+    assert load_config(config_file).env_backend == "pettingzoo"
