@@ -6,8 +6,8 @@ functions the PettingZoo env runs, then writes every seat's observation and acti
 the env's own encoding. A game that ends is started again in the same step (auto-reset):
 ``terminated[i]`` is True, ``rewards[i]`` holds the rewards of its last step,
 ``final_obs[i]`` its last observations, ``final_states[i]`` its last state record (for its
-scores: ``engine.game.scores(engine.final_states, i)``), and ``obs[i]``/``masks[i]`` already belong to the
-next game.
+scores: ``engine.game.scores(engine.final_states, i)``), and ``obs[i]``/``masks[i]`` already
+belong to the next game.
 
 Seeding: after ``reset(seed=s)`` slot ``i`` plays exactly the games that the PettingZoo env
 plays after ``reset(seed=s + i)`` followed by plain ``reset()`` calls.
@@ -84,9 +84,7 @@ class BatchEngine:
     @property
     def nbytes_per_game(self) -> int:
         """Bytes of state and buffers held for each game of the batch."""
-        arrays = (self.states, self.obs, self.masks, self.actors, self.rewards, self.voids, self.terminated,
-                  self.final_obs, self.final_states, self._joint, self._next_seeds, self._all_active,
-                  self._action_streams, self._random_actions)
+        arrays = [getattr(self, name) for name in _STATE_ARRAYS] + [self._all_active, self._random_actions]
         return sum(x.nbytes for x in arrays) // self.num_envs
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
