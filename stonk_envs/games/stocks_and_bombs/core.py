@@ -34,7 +34,8 @@ round, tick, left      3          round index, tick in round, ticks left
 import numpy as np
 from numba import njit
 
-from stonk_envs.core import negotiation, rewards, rng
+from stonk_envs.core import negotiation, rng
+from stonk_envs.games.stocks_and_bombs import core as rules  # this module; see core/negotiation.py
 
 MAX_PLAYERS = 6
 MAX_PIECES = 3 * MAX_PLAYERS
@@ -60,6 +61,7 @@ STATE_DTYPE = np.dtype(
         ("prop_to", np.int8, (MAX_PLAYERS,)),
         ("seen_give", np.int8, (MAX_PLAYERS,)),
         ("seen_recv", np.int8, (MAX_PLAYERS,)),
+        ("moved", np.int32),
         ("totals", np.int32, (MAX_PLAYERS,)),
         ("last_scores", np.int32, (MAX_PLAYERS,)),
     ]
@@ -153,34 +155,20 @@ def deal_round(s):
         s.seen_give[p] = NONE
         s.seen_recv[p] = NONE
     rng.shuffle(s, s.target, n)
-    s.tick = 0
-    s.round_over = False
-    s.caller = NONE
+    negotiation.start_round(s)
 
 
 @njit(cache=True)
 def init(s, seed, n, tick_cap, round_cap, points_to_win, reward_mode):
     """Start a new game in record ``s``."""
-    s.rng = np.uint64(seed)
-    s.n = n
     s.tick_cap = tick_cap
     s.round_cap = round_cap
     s.points_to_win = points_to_win
-    s.reward_mode = reward_mode
-    s.round = 0
-    s.game_over = False
-    for p in range(MAX_PLAYERS):
-        s.totals[p] = 0
-        s.last_scores[p] = 0
-    deal_round(s)
+    negotiation.start_game(s, seed, n, reward_mode, rules.deal_round)
 
 
 # ---------------------------------------------------------------------------- legality
-@njit(cache=True)
-def actors(s, out):
-    """Every seat acts in every tick until the game is over."""
-    for p in range(s.n):
-        out[p] = not s.game_over
+actors = negotiation.every_seat_acts
 
 
 @njit(cache=True)
@@ -228,7 +216,8 @@ def resolve_action(s, seat, action):
     if action <= m * m:
         g = to_absolute_piece((action - 1) // m, seat, n)
         r = to_absolute_piece((action - 1) % m, seat, n)
-        if s.holder[g] != seat or s.holder[r] == seat:
+        # B4a: addressed to r's holder as seen at the start of the tick; if r moved since, stale.
+        if s.holder[g] != seat or s.holder[r] == seat or ((s.moved >> r) & 1) != 0:
             return False
         s.prop_give[seat] = g
         s.prop_recv[seat] = r
@@ -244,44 +233,34 @@ def resolve_action(s, seat, action):
         r = s.prop_recv[j]
         s.holder[g] = seat
         s.holder[r] = j
+        s.moved |= (1 << g) | (1 << r)
         for q in range(n):
             if s.prop_give[q] != NONE and not proposal_valid(s, q):
                 s.prop_give[q] = NONE
                 s.prop_recv[q] = NONE
                 s.prop_to[q] = NONE
         return True
-    s.round_over = True
-    s.caller = seat
+    negotiation.call_round_end(s, seat)
     return True
+
+
+@njit(cache=True)
+def game_ends(s):
+    """B7, B7a: after a scored round, some total reached the goal or the round cap is reached."""
+    return s.totals[: s.n].max() >= s.points_to_win or s.round >= s.round_cap
 
 
 @njit(cache=True)
 def step(s, actions, rewards_out, voids):
     """Resolve one tick of joint actions; returns True when the game is over."""
     n = s.n
-    order = np.empty(n, np.int64)
     for p in range(n):
-        rewards_out[p] = 0.0
         s.seen_give[p] = s.prop_give[p]
         s.seen_recv[p] = s.prop_recv[p]
-    negotiation.begin_tick(s, n, order, voids)
-    for k in range(n):
-        p = order[k]
-        if actions[p] < 0 or negotiation.round_ended(s, p, voids):
-            continue
-        if not resolve_action(s, p, actions[p]):
-            voids[p] = negotiation.VOID_STALE
-    if negotiation.end_tick(s, s.tick_cap):
-        gains = np.zeros(n)
-        score_round_into(s, gains)
-        rewards.round_end(s.reward_mode, gains, n, float(s.points_to_win), rewards_out)
-        s.round += 1
-        if s.totals[:n].max() >= s.points_to_win or s.round >= s.round_cap:
-            s.game_over = True
-            final = s.totals[:n].astype(np.float64)
-            rewards.game_end(s.reward_mode, final, n, float(s.points_to_win), rewards_out)
-        else:
-            deal_round(s)
+    s.moved = 0
+    if negotiation.play_tick(s, actions, rewards_out, voids, rules.resolve_action):
+        scale = float(s.points_to_win)
+        negotiation.close_round(s, scale, rewards_out, rules.score_round_into, rules.game_ends, rules.deal_round)
     return s.game_over
 
 

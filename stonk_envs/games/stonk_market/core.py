@@ -43,7 +43,8 @@ max(0, known - m).
 import numpy as np
 from numba import njit
 
-from stonk_envs.core import negotiation, rewards, rng
+from stonk_envs.core import negotiation, rng
+from stonk_envs.games.stonk_market import core as rules  # this module; see core/negotiation.py
 from stonk_envs.games.stonk_market.config import SUIT_COUNTS
 
 MAX_PLAYERS = 6
@@ -212,27 +213,17 @@ def deal_round(s):
         s.hand[k // size, deck[k]] += 1
     s.exchange = deck[n * size]
     clear_offers(s)
-    s.tick = 0
-    s.round_over = False
-    s.caller = NONE
+    negotiation.start_round(s)
 
 
 @njit(cache=True)
 def init(s, seed, n, tick_cap, num_rounds, stonks_bonus, reward_mode, reward_scale):
     """Start a new game in record ``s``."""
-    s.rng = np.uint64(seed)
-    s.n = n
     s.tick_cap = tick_cap
     s.num_rounds = num_rounds
     s.stonks_bonus = stonks_bonus
-    s.reward_mode = reward_mode
     s.reward_scale = reward_scale
-    s.round = 0
-    s.game_over = False
-    for p in range(MAX_PLAYERS):
-        s.totals[p] = 0
-        s.last_scores[p] = 0
-    deal_round(s)
+    negotiation.start_game(s, seed, n, reward_mode, rules.deal_round)
 
 
 # ---------------------------------------------------------------------------- offers
@@ -275,11 +266,7 @@ def move_cards(s, giver, receiver, suit, count):
 
 
 # ---------------------------------------------------------------------------- legality
-@njit(cache=True)
-def actors(s, out):
-    """Every seat acts in every tick until the game is over."""
-    for p in range(s.n):
-        out[p] = not s.game_over
+actors = negotiation.every_seat_acts
 
 
 @njit(cache=True)
@@ -381,8 +368,7 @@ def resolve_action(s, seat, action):
         s.exchange = suit
         clear_uncovered(s)
         return True
-    s.round_over = True
-    s.caller = seat
+    negotiation.call_round_end(s, seat)
     return True
 
 
@@ -399,36 +385,24 @@ def score_round_into(s, gains):
 
 
 @njit(cache=True)
+def game_ends(s):
+    """M8: the game ends after its last round."""
+    return s.round >= s.num_rounds
+
+
+@njit(cache=True)
 def step(s, actions, rewards_out, voids):
     """Resolve one tick of joint actions; returns True when the game is over."""
     n = s.n
-    order = np.empty(n, np.int64)
     for p in range(n):
-        rewards_out[p] = 0.0
         s.seen_ann_suit[p] = s.ann_suit[p]
         s.seen_ann_count[p] = s.ann_count[p]
         s.seen_bid_to[p] = s.bid_to[p]
         s.seen_bid_suit[p] = s.bid_suit[p]
         s.seen_bid_count[p] = s.bid_count[p]
-    negotiation.begin_tick(s, n, order, voids)
-    for k in range(n):
-        p = order[k]
-        if actions[p] < 0 or negotiation.round_ended(s, p, voids):
-            continue
-        if not resolve_action(s, p, actions[p]):
-            voids[p] = negotiation.VOID_STALE
-    if negotiation.end_tick(s, s.tick_cap):
-        gains = np.zeros(n)
-        score_round_into(s, gains)
+    if negotiation.play_tick(s, actions, rewards_out, voids, rules.resolve_action):
         scale = float(s.reward_scale)
-        rewards.round_end(s.reward_mode, gains, n, scale, rewards_out)
-        s.round += 1
-        if s.round >= s.num_rounds:
-            s.game_over = True
-            final = s.totals[:n].astype(np.float64)
-            rewards.game_end(s.reward_mode, final, n, scale, rewards_out)
-        else:
-            deal_round(s)
+        negotiation.close_round(s, scale, rewards_out, rules.score_round_into, rules.game_ends, rules.deal_round)
     return s.game_over
 
 
