@@ -185,3 +185,31 @@ def test_other_reward_modes_are_zero_sum_and_scaled_by_points_to_win(mode):
     else:  # round gains 2, -2, 0, 0 with mean 0, over 12
         expected = [2 / 12, -2 / 12, 0.0, 0.0]
     assert [rewards[f"player_{p}"] for p in range(4)] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_proposal_for_a_piece_that_changed_hands_earlier_in_the_tick_is_void(seed):
+    env, states = table(seed=seed)
+    # Player 1 offers 1S for 0S (to player 0).
+    play(env, [WAIT, propose(1, (1, 1), (0, 1), 4), WAIT, WAIT])
+    order = resolution_order(states, 4)
+    # Player 0 accepts, moving 0S to player 1, while player 2 asks player 0 for 0S.
+    _, _, _, _, infos = play(env, [accept(0, 1, 4), WAIT, propose(2, (2, 1), (0, 1), 4), WAIT])
+    assert states["holder"][0, 0] == 1 and states["holder"][0, 3] == 0
+    if order.index(0) < order.index(2):  # 0S moved first: the proposal is stale, not re-addressed to player 1
+        assert infos["player_2"] == {"void": "the action was no longer possible when it resolved"}
+    else:  # addressed to player 0, then withdrawn when 0S left player 0
+        assert infos["player_2"] == {}
+    assert states["prop_give"][0, 2] == -1 and states["prop_to"][0, 2] == -1
+    assert infos["player_0"] == {}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_wait_after_stop_in_the_same_tick_is_not_void(seed):
+    env, states = table(seed=seed)
+    order = resolution_order(states, 4)
+    _, _, _, _, infos = play(env, [WAIT, stop(4), WAIT, propose(3, (3, 1), (0, 1), 4)])
+    assert states["round"][0] == 1
+    assert infos["player_0"] == {} and infos["player_2"] == {}
+    after_stop = order.index(1) < order.index(3)
+    assert infos["player_3"] == ({"void": "the round ended earlier in this tick"} if after_stop else {})

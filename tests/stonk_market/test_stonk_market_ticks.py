@@ -289,3 +289,11 @@ def test_a_tie_for_first_is_a_shared_win():
     _, rewards, _, _, _ = tick(env)
     assert env.table.states["totals"][0, :N].tolist() == [18, 18, 3 + 3 + 4 + 4 - 3, 3 + 4 - 3]
     assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx([1 / 3, 1 / 3, -1 / 3, -1 / 3])
+
+
+def test_a_wait_after_stonks_in_the_same_tick_is_not_void():
+    env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    _, _, _, _, infos = tick(env, order=[0, 1, 2, 3], p0=stonks(N), p2=exchange(N, CHATTERFLY))
+    assert env.table.states["round"][0] == 1
+    assert infos["player_1"] == {} and infos["player_3"] == {}  # their WAITs did nothing
+    assert infos["player_2"] == {"void": ROUND_OVER}
