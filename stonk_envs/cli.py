@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
     "train": "training.cli",
+    "train-rllib": "stonk_envs.integrations.rllib_train",
 }
 
 
