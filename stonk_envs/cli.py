@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
     "train": "training.cli",
+    "train-rllib": "stonk_envs.integrations.rllib_train",
 }
 
 
@@ -24,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module_name in SUBCOMMANDS.items():
         module = importlib.import_module(module_name)
         summary = (module.__doc__ or name).strip().splitlines()[0]
-        command = sub.add_parser(name, help=summary, description=module.__doc__)
+        command = sub.add_parser(name, help=summary.replace("%", "%%"), description=module.__doc__)
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser

@@ -1,5 +1,7 @@
-"""Registration of every game in PettingZoo's registry as ``stonk_envs/<name>-v0``."""
+"""Registration of every game in PettingZoo's registry as ``stonk_envs/<name>-v0``, and of its
+single-agent env in Gymnasium's as ``stonk_envs/<Name>-v0`` (:data:`GYM_IDS`)."""
 
+import gymnasium
 import pettingzoo
 
 GAME_MODULES = {
@@ -7,6 +9,14 @@ GAME_MODULES = {
     "stonk_market": "stonk_envs.stonk_market_v0",
     "stocks_and_bombs": "stonk_envs.stocks_and_bombs_v0",
 }
+
+
+GYM_IDS = {
+    "stockpile": "stonk_envs/Stockpile-v0",
+    "stonk_market": "stonk_envs/StonkMarket-v0",
+    "stocks_and_bombs": "stonk_envs/StocksAndBombs-v0",
+}
+"""The Gymnasium id of each game's single-agent env (:class:`stonk_envs.single_agent.SingleAgentEnv`)."""
 
 
 def env_id(name: str) -> str:
@@ -20,3 +30,6 @@ def register_all() -> None:
         if env_id(name) not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id(name), entry_point=f"{module}:env")
             pettingzoo.register("parallel", env_id(name), entry_point=f"{module}:parallel_env")
+        if GYM_IDS[name] not in gymnasium.registry:
+            entry_point = "stonk_envs.single_agent:SingleAgentEnv"
+            gymnasium.register(GYM_IDS[name], entry_point=entry_point, kwargs={"game": name})

@@ -10,8 +10,8 @@ over those steps. Opponents act in batches: at every step one call per league me
 the seats it holds in all games that are waiting for an action.
 
 Two backends run the games with these semantics: :class:`SelfPlayVecEnv` (here) steps each
-game's PettingZoo Parallel env, in which every seat whose action mask is non-zero decides in a
-step; :class:`~training.engine_selfplay.EngineSelfPlayVecEnv` steps all of them at once in a
+game's PettingZoo Parallel env, in which the env's ``acting_agents`` decide in a step;
+:class:`~training.engine_selfplay.EngineSelfPlayVecEnv` steps all of them at once in a
 batched engine. :class:`LeagueVecEnv` is what they share.
 """
 
@@ -251,10 +251,14 @@ class SelfPlayVecEnv(LeagueVecEnv):
 
     def _play_until_learner_acts(self, envs: list[int], rewards, dones) -> None:
         """Step the opponents of ``envs`` until the learner may act there or the game ends."""
-        waiting = [i for i in envs if not self.masks[i, self.learner_seat[i]].any()]
+        waiting = [i for i in envs if not self._acts(i, self.learner_seat[i])]
         while waiting:
             self._play(waiting, None, rewards, dones)
-            waiting = [i for i in waiting if not dones[i] and not self.masks[i, self.learner_seat[i]].any()]
+            waiting = [i for i in waiting if not dones[i] and not self._acts(i, self.learner_seat[i])]
+
+    def _acts(self, i: int, seat: int) -> bool:
+        """Seat ``seat`` of game ``i`` decides in the next step (a waiting seat is offered only a no-op)."""
+        return self.agents[seat] in self.envs[i].acting_agents
 
     def _play(self, envs: list[int], learner_actions: np.ndarray | None, rewards, dones) -> None:
         """One Parallel-env step in each of ``envs``; opponents' actions batched per league member."""
@@ -262,7 +266,7 @@ class SelfPlayVecEnv(LeagueVecEnv):
         groups: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for i in envs:
             seat = self.learner_seat[i]
-            for p in np.flatnonzero(self.masks[i].any(axis=1)):
+            for p in (self.agents.index(agent) for agent in self.envs[i].acting_agents):
                 if p == seat and learner_actions is not None:
                     joint[i][self.agents[p]] = int(learner_actions[i])
                 else:

@@ -29,18 +29,38 @@ from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
 
 RENDER_MODES = ("ansi", "human")
 ILLEGAL_ACTION_POLICIES = ("raise", "void")
+WRAPPED_ILLEGAL_ACTION_POLICIES = ("terminate", "void")
+
+
+def check_max_cycles(max_cycles: Any) -> int | None:
+    """``max_cycles`` if it is None or a positive integer, else ``ValueError`` naming it."""
+    if max_cycles is not None and (
+        isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1
+    ):
+        raise ValueError(f"max_cycles must be None or a positive integer, got {max_cycles!r}")
+    return None if max_cycles is None else int(max_cycles)
+
+
+def check_illegal_action(illegal_action: Any, allowed: tuple[str, ...]) -> str:
+    if illegal_action not in allowed:
+        raise ValueError(f"illegal_action must be one of {allowed}, got {illegal_action!r}")
+    return illegal_action
 
 
 class GameTable:
     """One game in play: its state record, buffers, spaces and seeding."""
 
-    def __init__(self, game: Game, render_mode: str | None, render_seat: int | None):
+    def __init__(self, game: Game, render_mode: str | None, render_seat: int | None, max_cycles: int | None = None):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
         if render_seat is not None and not 0 <= render_seat < game.num_players:
             raise ValueError(f"render_seat must be None or 0..{game.num_players - 1}, got {render_seat!r}")
         self.game = game
         self.render_mode = render_mode
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.cycles = 0
+        """Game steps resolved since the reset (a cycle: every acting seat acted once)."""
+        self.truncated = False
         self.render_seat = render_seat
         n = game.num_players
         self.agents = [f"player_{p}" for p in range(n)]
@@ -69,6 +89,8 @@ class GameTable:
             self.np_random, _ = seeding.np_random(seed)
         self.game.reset(self.states, 0, int(self.np_random.integers(2**63)))
         self.game_over = False
+        self.cycles = 0
+        self.truncated = False
         self._masks = [None] * self.game.num_players
         self.refresh_actors()
 
@@ -100,10 +122,21 @@ class GameTable:
         return {"observation": obs, "action_mask": self.mask(seat)}
 
     def observe_every_seat(self) -> dict[str, dict[str, np.ndarray]]:
-        """:meth:`observe` of every agent, from one call of the game's ``observe_all``."""
+        """:meth:`observe` of every agent, from one call of the game's ``observe_all``.
+
+        While the game is on, a seat that does not act next gets a mask with the game's
+        single ``pass_action`` instead of an empty one (Parallel env only).
+        """
         obs = np.zeros((self.game.num_players, *self.observation_space["observation"].shape), dtype=np.float32)
         self.game.observe_all(self.states, 0, obs)
-        return {agent: {"observation": obs[p], "action_mask": self.mask(p)} for p, agent in enumerate(self.agents)}
+        return {agent: {"observation": obs[p], "action_mask": self._parallel_mask(p)} for p, agent in
+                enumerate(self.agents)}
+
+    def _parallel_mask(self, seat: int) -> np.ndarray:
+        mask = self.mask(seat)
+        if not self.game_over and not self.actor_flags[seat]:
+            mask[self.game.pass_action] = 1
+        return mask
 
     def illegal_reason(self, seat: int, action: Any) -> str | None:
         """None when ``action`` is legal for ``seat`` now, else a message naming the problem."""
@@ -122,6 +155,8 @@ class GameTable:
         self.rewards[:] = 0.0
         self._masks = [None] * self.game.num_players
         self.game_over = bool(self.game.step(self.states, 0, joint, self.rewards, self.voids))
+        self.cycles += 1
+        self.truncated = not self.game_over and self.max_cycles is not None and self.cycles >= self.max_cycles
 
     def info(self, seat: int, submitted_void: int = VOID_NONE) -> dict[str, Any]:
         code = submitted_void or int(self.voids[seat])
@@ -148,12 +183,28 @@ class GameTable:
 
 
 class StonkAECEnv(AECEnv):
-    """AEC env over a game; illegal actions raise ``ValueError`` and change nothing."""
+    """AEC env over a game.
 
-    def __init__(self, game: Game, metadata: dict, render_mode: str | None = None, render_seat: int | None = None):
+    An illegal action raises ``ValueError`` and changes nothing (``illegal_action="raise"``),
+    or is void like in the Parallel env (``"void"``: the seat's action is not used and
+    ``info["void"]`` says so). With ``max_cycles``, every agent is truncated once that many
+    game steps (cycles: every acting seat acted once) have resolved.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        metadata: dict,
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+        illegal_action: str = "raise",
+        max_cycles: int | None = None,
+    ):
         super().__init__()
         self.metadata = metadata
-        self.table = GameTable(game, render_mode, render_seat)
+        self.illegal_action = check_illegal_action(illegal_action, ILLEGAL_ACTION_POLICIES)
+        self.table = GameTable(game, render_mode, render_seat, max_cycles)
+        self._submitted_void = np.zeros(game.num_players, dtype=np.int8)
         self.render_mode = render_mode
         self.possible_agents = list(self.table.agents)
         self.state_space = self.table.state_space
@@ -176,6 +227,7 @@ class StonkAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.table.joint[:] = NO_ACTION
+        self._submitted_void[:] = VOID_NONE
         self._queue = self.table.refresh_actors()
         self.agent_selection = self.agents[self._queue[0]]
 
@@ -189,10 +241,13 @@ class StonkAECEnv(AECEnv):
             return
         seat = self.table.seat_of[agent]
         problem = self.table.illegal_reason(seat, action)
-        if problem is not None:
+        if problem is not None and self.illegal_action == "raise":
             raise ValueError(problem)
         self._cumulative_rewards[agent] = 0.0
-        self.table.joint[seat] = int(action)
+        if problem is None:
+            self.table.joint[seat] = int(action)
+        else:
+            self._submitted_void[seat] = VOID_ILLEGAL
         self._queue.pop(0)
         if self._queue:
             self._clear_rewards()
@@ -209,9 +264,11 @@ class StonkAECEnv(AECEnv):
         table.joint[:] = NO_ACTION
         for p, agent in enumerate(self.agents):
             self.rewards[agent] = float(table.rewards[p])
-            self.infos[agent] = table.info(p)
-        if table.game_over:
-            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent] = table.info(p, int(self._submitted_void[p]))
+        self._submitted_void[:] = VOID_NONE
+        if table.game_over or table.truncated:
+            self.terminations = dict.fromkeys(self.agents, table.game_over)
+            self.truncations = dict.fromkeys(self.agents, table.truncated)
             self.agent_selection = self.agents[0]
         else:
             self._queue = table.refresh_actors()
@@ -230,9 +287,12 @@ class StonkAECEnv(AECEnv):
 class StonkParallelEnv(ParallelEnv):
     """Parallel env over a game.
 
-    Actions of seats that may not act are ignored. An illegal action of a seat that may act
-    raises ``ValueError`` (``illegal_action="raise"``) or is void and reported in ``info``
-    (``"void"``, the default, the same treatment as an action that has become impossible).
+    Every live agent has a legal action: a seat that does not act this step (in a turn-based
+    phase) gets a mask with the single legal no-op ``game.pass_action``, and its action is
+    ignored. An illegal action of a seat that may act raises ``ValueError``
+    (``illegal_action="raise"``) or is void and reported in ``info`` (``"void"``, the default,
+    the same treatment as an action that has become impossible). With ``max_cycles``, every
+    agent is truncated after that many steps.
     """
 
     def __init__(
@@ -242,13 +302,12 @@ class StonkParallelEnv(ParallelEnv):
         render_mode: str | None = None,
         render_seat: int | None = None,
         illegal_action: str = "void",
+        max_cycles: int | None = None,
     ):
-        if illegal_action not in ILLEGAL_ACTION_POLICIES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, got {illegal_action!r}")
+        self.illegal_action = check_illegal_action(illegal_action, ILLEGAL_ACTION_POLICIES)
         self.metadata = metadata
-        self.table = GameTable(game, render_mode, render_seat)
+        self.table = GameTable(game, render_mode, render_seat, max_cycles)
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
         self.possible_agents = list(self.table.agents)
         self.agents: list[str] = []
         self.state_space = self.table.state_space
@@ -266,6 +325,13 @@ class StonkParallelEnv(ParallelEnv):
         self.agents = list(self.possible_agents)
         observations = self.table.observe_every_seat()
         return observations, {agent: {} for agent in self.agents}
+
+    @property
+    def acting_agents(self) -> list[str]:
+        """The agents whose actions the next step uses (the others are offered only the no-op)."""
+        if not self.agents:
+            return []
+        return [self.agents[p] for p in np.flatnonzero(self.table.actor_flags)]
 
     def step(self, actions: dict[str, Any]):
         table = self.table
@@ -285,16 +351,15 @@ class StonkParallelEnv(ParallelEnv):
             else:
                 submitted_void[seat] = VOID_ILLEGAL
         table.resolve(joint)
+        table.refresh_actors()
         agents = self.agents
         observations = table.observe_every_seat()
         rewards = {agent: float(table.rewards[p]) for p, agent in enumerate(agents)}
         infos = {agent: table.info(p, int(submitted_void[p])) for p, agent in enumerate(agents)}
         terminations = dict.fromkeys(agents, table.game_over)
-        truncations = dict.fromkeys(agents, False)
-        if table.game_over:
+        truncations = dict.fromkeys(agents, table.truncated)
+        if table.game_over or table.truncated:
             self.agents = []
-        else:
-            table.refresh_actors()
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
@@ -374,15 +439,34 @@ def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, 
         "render_fps": 2,
     }
 
-    def raw_env(render_mode: str | None = None, render_seat: int | None = None, **config) -> StonkAECEnv:
-        """The AEC env without wrappers; an illegal action raises ``ValueError``."""
+    def raw_env(
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+        illegal_action: str = "raise",
+        max_cycles: int | None = None,
+        **config,
+    ) -> StonkAECEnv:
+        """The AEC env without wrappers; see :class:`StonkAECEnv` for ``illegal_action`` and ``max_cycles``."""
         game = game_cls(build_config(config_cls, config))
-        return StonkAECEnv(game, metadata, render_mode, render_seat)
+        return StonkAECEnv(game, metadata, render_mode, render_seat, illegal_action, max_cycles)
 
-    def env(render_mode: str | None = None, render_seat: int | None = None, **config) -> AECEnv:
-        """The AEC env with PettingZoo's standard wrappers (an illegal move ends the game)."""
-        wrapped = raw_env(render_mode, render_seat, **config)
-        wrapped = _TerminateIllegal(wrapped, illegal_reward=-1)
+    def env(
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+        illegal_action: str = "terminate",
+        max_cycles: int | None = None,
+        **config,
+    ) -> AECEnv:
+        """The AEC env with PettingZoo's standard wrappers.
+
+        An illegal move ends the game with reward -1 for the offender (``"terminate"``), or is
+        void (``"void"``, as in the Parallel env).
+        """
+        check_illegal_action(illegal_action, WRAPPED_ILLEGAL_ACTION_POLICIES)
+        raw_policy = "void" if illegal_action == "void" else "raise"
+        wrapped = raw_env(render_mode, render_seat, raw_policy, max_cycles, **config)
+        if illegal_action == "terminate":
+            wrapped = _TerminateIllegal(wrapped, illegal_reward=-1)
         wrapped = _AssertOutOfBounds(wrapped)
         return _OrderEnforcing(wrapped)
 
@@ -390,10 +474,11 @@ def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, 
         render_mode: str | None = None,
         render_seat: int | None = None,
         illegal_action: str = "void",
+        max_cycles: int | None = None,
         **config,
     ) -> StonkParallelEnv:
-        """The Parallel env; see :class:`StonkParallelEnv` for ``illegal_action``."""
+        """The Parallel env; see :class:`StonkParallelEnv` for ``illegal_action`` and ``max_cycles``."""
         game = game_cls(build_config(config_cls, config))
-        return StonkParallelEnv(game, metadata, render_mode, render_seat, illegal_action)
+        return StonkParallelEnv(game, metadata, render_mode, render_seat, illegal_action, max_cycles)
 
     return env, raw_env, parallel_env

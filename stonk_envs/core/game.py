@@ -47,6 +47,9 @@ class Game(abc.ABC):
     """Per-entry lower and upper bounds (float32 vectors) of an observation (set by the subclass)."""
     state_size: int
     """Length of the flat vector returned by :meth:`state_vector` (set by the subclass)."""
+    pass_action: int = 0
+    """The single legal no-op that the Parallel env offers a live seat that does not act this
+    step (its action is ignored); a turn-based game names its closest "pass" action."""
 
     def __init__(self, config):
         self.config = config

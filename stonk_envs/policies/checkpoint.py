@@ -4,6 +4,8 @@
   ``stonk_envs_metadata.json``.
 - A plain torch policy (:class:`~stonk_envs.policies.torch_policy.MaskedMLP`) is a
   ``torch.save`` file of ``{"metadata": {...}, "state_dict": {...}}``.
+- An RLlib learner module is its checkpoint folder with ``stonk_envs_metadata.json`` in it
+  (:mod:`stonk_envs.integrations.rllib_modules`; needs the ``rllib`` extra).
 
 Files are written atomically (a temporary file in the same folder, then ``os.replace``), and
 :func:`load_policy` refuses a file made for another game, player count, or space size.
@@ -151,7 +153,13 @@ def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
 
 
 def _read(path: Path) -> tuple[dict, dict | None]:
-    """``(metadata, state_dict)``; the state dict is None for an SB3 file."""
+    """``(metadata, state_dict)``; the state dict is None for an SB3 file or an RLlib folder."""
+    if path.is_dir() and (path / METADATA_MEMBER).is_file():
+        try:
+            metadata = json.loads((path / METADATA_MEMBER).read_text())
+        except ValueError as error:
+            raise ValueError(f"{path}: unreadable {METADATA_MEMBER}: {error}") from None
+        return _check_metadata(metadata, path), None
     if not path.is_file():
         raise ValueError(f"no policy file at {path}")
     if zipfile.is_zipfile(path):
@@ -245,6 +253,10 @@ def load_policy(
     path = Path(path)
     metadata, state_dict = _read(path)
     _check_match(metadata, path, game, num_players)
+    if metadata["kind"] == "rllib":
+        from stonk_envs.integrations.rllib_modules import load_rllib_policy
+
+        return load_rllib_policy(path, metadata, deterministic)
     if state_dict is None:
         return _load_sb3(path, metadata, deterministic)
     return _load_torch(path, metadata, state_dict, deterministic)

@@ -36,7 +36,7 @@ def make_player(spec: str | Policy, game: str, num_players: int) -> Policy:
         return RandomPolicy()
     if spec == "heuristic":
         return heuristic_player(game, num_players)
-    if not Path(spec).is_file():
+    if not Path(spec).exists():
         raise ValueError(f"unknown player {str(spec)!r}: not 'random', 'heuristic' or an existing policy file")
     from stonk_envs.policies.checkpoint import load_policy
 

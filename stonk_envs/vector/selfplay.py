@@ -61,6 +61,8 @@ class SelfPlay:
         self.engine = engine
         self.rotate_seats = rotate_seats
         self.rng = np.random.default_rng(seed)
+        self.pending_seed = seed
+        """Deals the first games when the first :meth:`reset` names no seed."""
         self.rows = np.arange(n)
         self.is_opponent = np.ones((n, p), np.bool_)
         self.is_opponent[self.rows, self.seats] = False
@@ -99,7 +101,15 @@ class SelfPlay:
         return e.obs[self.rows, self.seats], e.masks[self.rows, self.seats]
 
     def reset(self, seed: int | None = None) -> None:
-        """New games in every slot; a seed also reseeds the opponents' random stream."""
+        """New games in every slot; a seed also reseeds the opponents' random stream.
+
+        Without a seed, the first reset deals from the seed the view was made with (so two
+        views made with one seed play identical games); later ones deal fresh games.
+        """
+        if seed is None:
+            seed, self.pending_seed = self.pending_seed, None
+        else:
+            self.pending_seed = None
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self.deal(seed)

@@ -80,7 +80,7 @@ def test_parallel_uses_only_the_deciding_seat():
     b.reset(seed=9)
     rng = np.random.default_rng(0)
     while a.agents:
-        actors = [agent for agent in a.agents if obs_a[agent]["action_mask"].any()]
+        actors = a.acting_agents
         assert len(actors) == 1
         actor = actors[0]
         action = int(rng.choice(np.flatnonzero(obs_a[actor]["action_mask"])))

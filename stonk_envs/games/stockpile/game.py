@@ -55,6 +55,7 @@ class Stockpile(Game):
         observation_bounds(n, c.num_rounds, c.max_price, c.bid_values[-1], c.deck_size, low, high)
         self.observation_bounds = (low, high)
         self.num_actions = int(self._bases[6])
+        self.pass_action = int(self._bases[act.BLOCK_SELL] + act.SELL_DONE)
         self.state_size = int(state_size(n))
         self._reward_mode = reward_mode_code(c.reward_mode)
         self._bid_values = np.array(c.bid_values, np.int64)

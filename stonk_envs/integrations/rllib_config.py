@@ -1,0 +1,116 @@
+"""The RLlib self-play config: a dataclass schema, loaded from YAML with OmegaConf and checked.
+
+``load_rllib_config(path, overrides)`` merges ``configs/rllib_<game>.yaml`` and ``key=value``
+overrides (e.g. ``num_env_runners=2 league.heuristic=0.5``). An unknown key, a wrong type or
+a value out of range raises ``ValueError`` naming the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from stonk_envs.games_index import game_module
+
+
+@dataclass
+class RLlibLeagueConfig:
+    """Opponent seats: draw weights of each kind, and the learner's frozen snapshots."""
+
+    self_play: float = 0.3
+    """The learning module itself (it learns from those seats too)."""
+    heuristic: float = 0.2
+    """The game's rule-based player."""
+    random: float = 0.2
+    """Uniform over legal actions."""
+    snapshots: float = 0.3
+    """Frozen copies of the learner, shared equally (given to random until the first is taken)."""
+    snapshot_every: int = 5
+    """Training iterations between snapshots (0: never)."""
+    max_snapshots: int = 5
+    """Snapshots kept in the league (the oldest leaves first)."""
+
+    def __post_init__(self):
+        weights = [self.self_play, self.heuristic, self.random, self.snapshots]
+        if min(weights) < 0 or sum(weights) <= 0:
+            raise ValueError(f"league weights must be >= 0 with a positive sum, got {weights}")
+        if self.snapshot_every < 0 or self.max_snapshots < 1:
+            raise ValueError("league.snapshot_every must be >= 0 and league.max_snapshots >= 1")
+
+
+@dataclass
+class RLlibConfig:
+    """One RLlib PPO self-play run (names follow RLlib's ``PPOConfig`` where they match)."""
+
+    game: str = "stocks_and_bombs"
+    """Game name."""
+    num_players: int = 4
+    """Seats per game."""
+    env_config: dict[str, Any] = field(default_factory=dict)
+    """Further game options (as for ``parallel_env``)."""
+    iterations: int = 20
+    """Training iterations (each samples ``train_batch_size`` env steps, then updates)."""
+    seed: int = 0
+    """Seed of the algorithm and its envs."""
+    address: str | None = None
+    """A running Ray cluster's address (``ray://host:10001`` or ``auto``); None starts Ray here."""
+    num_env_runners: int = 2
+    """Remote sampling processes (0: sample in the training process)."""
+    num_envs_per_env_runner: int = 1
+    """Games stepped by each env runner."""
+    train_batch_size: int = 2000
+    """Env steps per training iteration."""
+    minibatch_size: int = 256
+    """SGD minibatch size."""
+    num_epochs: int = 4
+    """Passes over each batch."""
+    lr: float = 3e-4
+    """Adam step size."""
+    gamma: float = 0.99
+    """Discount factor."""
+    entropy_coeff: float = 0.01
+    """Entropy bonus weight."""
+    hidden: list[int] = field(default_factory=lambda: [128, 128])
+    """Hidden layer widths of the learner's networks."""
+    run_dir: str = "runs/rllib"
+    """Output folder: ``policy/`` (the learner, evaluable), ``metrics.jsonl``."""
+    league: RLlibLeagueConfig = field(default_factory=RLlibLeagueConfig)
+    """Opponents."""
+
+    def __post_init__(self):
+        game_module(self.game)
+        if "num_players" in self.env_config:
+            raise ValueError("give num_players at the top level of the config, not in env_config")
+        for name in ("num_players", "iterations", "num_envs_per_env_runner", "train_batch_size",
+                     "minibatch_size", "num_epochs"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.num_env_runners < 0:
+            raise ValueError(f"num_env_runners must be >= 0, got {self.num_env_runners}")
+        if self.minibatch_size > self.train_batch_size:
+            raise ValueError(f"minibatch_size ({self.minibatch_size}) must be <= train_batch_size "
+                             f"({self.train_batch_size})")
+        if not 0 < self.lr < 1 or not 0 <= self.gamma <= 1 or self.entropy_coeff < 0:
+            raise ValueError(f"need 0 < lr < 1, 0 <= gamma <= 1, entropy_coeff >= 0; got {self.lr}, {self.gamma}, "
+                             f"{self.entropy_coeff}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must be a non-empty list of positive widths, got {list(self.hidden)}")
+
+
+def load_rllib_config(path: str | None, overrides: list[str] | None = None) -> RLlibConfig:
+    """The config of ``path`` (YAML) with ``overrides`` on top, checked against :class:`RLlibConfig`."""
+    try:
+        merged = OmegaConf.structured(RLlibConfig)
+        if path is not None:
+            merged = OmegaConf.merge(merged, OmegaConf.load(path))
+        merged = OmegaConf.merge(merged, OmegaConf.from_dotlist(list(overrides or [])))
+        config = OmegaConf.to_object(merged)
+    except FileNotFoundError:
+        raise ValueError(f"config file not found: {path}") from None
+    except OmegaConfBaseException as error:
+        raise ValueError(str(error).splitlines()[0]) from None
+    game_module(config.game).parallel_env(num_players=config.num_players, **config.env_config)  # checks the options
+    return config

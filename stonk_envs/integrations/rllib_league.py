@@ -1,0 +1,99 @@
+"""Self-play on RLlib: a league of modules matched to seats through ``policy_mapping_fn``.
+
+One shared learner module, ``"main"``, plays one seat of every game (drawn per game) and,
+with probability ``self_play``, each other seat too, learning from all of them. Every other
+seat is a league member drawn per seat: the ``"heuristic"`` and ``"random"`` players, or
+a frozen snapshot ``"main_v<k>"`` of the learner, taken every ``snapshot_every`` training
+iterations by :class:`LeagueCallback` (the oldest dropped beyond ``max_snapshots``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+LEARNER = "main"
+
+
+@dataclass
+class LeagueMapping:
+    """The ``policy_mapping_fn``: which module plays each agent of a game (fixed per game).
+
+    ``weights`` are the draw weights of the opponent kinds ``self_play``, ``heuristic``,
+    ``random`` and ``snapshots`` (shared equally by the snapshots in ``snapshots``; given to
+    ``random`` while there is none).
+    """
+
+    agents: list[str]
+    weights: dict[str, float]
+    snapshots: list[str] = field(default_factory=list)
+
+    def __call__(self, agent_id, episode, **kwargs) -> str:
+        rng = random.Random(f"{episode.id_}")  # one stream per game: every agent sees the same draws
+        learner_seat = rng.randrange(len(self.agents))
+        draws = [rng.random() for _ in self.agents]
+        seat = self.agents.index(agent_id)
+        if seat == learner_seat:
+            return LEARNER
+        return self._member(draws[seat], random.Random(f"{episode.id_}/{seat}"))
+
+    def _member(self, u: float, rng: random.Random) -> str:
+        kinds = {
+            LEARNER: self.weights["self_play"],
+            "heuristic": self.weights["heuristic"],
+            "random": self.weights["random"] + (0.0 if self.snapshots else self.weights["snapshots"]),
+            "snapshots": self.weights["snapshots"] if self.snapshots else 0.0,
+        }
+        total = sum(kinds.values())
+        for kind, weight in kinds.items():
+            u -= weight / total
+            if u < 0 and weight > 0:
+                return rng.choice(self.snapshots) if kind == "snapshots" else kind
+        return "random"
+
+
+class LeagueCallback(RLlibCallback):
+    """Logs the learner's win rate per game and grows the league with frozen snapshots."""
+
+    def __init__(self, mapping: LeagueMapping, snapshot_every: int, max_snapshots: int):
+        super().__init__()
+        self.mapping = mapping
+        self.snapshot_every = snapshot_every
+        self.max_snapshots = max_snapshots
+        self.taken = 0
+
+    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
+        """A game won (alone or shared: a positive return) by a learner seat counts as a win."""
+        if metrics_logger is None or not episode.is_terminated:
+            return
+        modules = {agent_id: episode.module_for(agent_id) for agent_id in episode.agent_ids}
+        for agent_id, module in modules.items():
+            if module == LEARNER:
+                won = float(episode.agent_episodes[agent_id].get_return() > 0)
+                metrics_logger.log_value("learner_win_rate", won, reduce="mean", window=200)
+                break
+
+    def on_train_result(self, *, algorithm, result, **kwargs) -> None:
+        if self.snapshot_every >= 1 and algorithm.iteration % self.snapshot_every == 0:
+            self._snapshot(algorithm)
+        result["league_snapshots"] = len(self.mapping.snapshots)
+
+    def _snapshot(self, algorithm) -> None:
+        """Freeze a copy of the learner as a new league member (weights on learners and env runners)."""
+        self.taken += 1
+        new_id = f"{LEARNER}_v{self.taken}"
+        learner = algorithm.get_module(LEARNER)
+        self.mapping.snapshots.append(new_id)
+        algorithm.add_module(
+            module_id=new_id, module_spec=RLModuleSpec.from_module(learner), new_agent_to_module_mapping_fn=self.mapping
+        )
+        algorithm.set_state({"learner_group": {"learner": {"rl_module": {new_id: learner.get_state()}}}})
+        algorithm.env_runner_group.sync_weights(
+            from_worker_or_learner_group=algorithm.learner_group, policies=[new_id], inference_only=True
+        )
+        if len(self.mapping.snapshots) > self.max_snapshots:
+            oldest = self.mapping.snapshots.pop(0)
+            algorithm.remove_module(oldest, new_agent_to_module_mapping_fn=self.mapping)

@@ -1,0 +1,118 @@
+"""Self-play PPO on Ray RLlib: ``stonk-envs train-rllib --config configs/rllib_<game>.yaml``.
+
+Runs on this machine (Ray started here, ``num_env_runners`` sampling processes) or on a
+running Ray cluster (``--address`` or ``address=``). Overrides follow the config file as
+``key=value``, e.g. ``iterations=50 num_env_runners=4``. Writes ``<run_dir>/policy``, the
+learner, which ``stonk-envs evaluate`` plays like any saved policy, and
+``<run_dir>/metrics.jsonl``, one line per iteration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+from stonk_envs.integrations.rllib_config import RLlibConfig, load_rllib_config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="YAML config file, e.g. configs/rllib_stocks_and_bombs.yaml")
+    parser.add_argument("--address", help="address of a running Ray cluster (ray://host:10001, or auto)")
+    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (OmegaConf dotlist)")
+
+
+def build_algorithm(config: RLlibConfig):
+    """The RLlib PPO algorithm of ``config``: the masked learner, the league and its callback."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+
+    from stonk_envs.integrations.rllib_env import StonkMultiAgentEnv
+    from stonk_envs.integrations.rllib_league import LEARNER, LeagueCallback, LeagueMapping
+    from stonk_envs.integrations.rllib_modules import masked_module_spec, player_module_spec
+
+    env_config = {"game": config.game, "num_players": config.num_players, **config.env_config}
+    league = config.league
+    mapping = LeagueMapping(
+        agents=[f"player_{p}" for p in range(config.num_players)],
+        weights={"self_play": league.self_play, "heuristic": league.heuristic, "random": league.random,
+                 "snapshots": league.snapshots},
+    )
+    players = {name: player_module_spec(name, config.game, config.num_players, config.env_config)
+               for name in ("heuristic", "random")}
+    algorithm_config = (
+        PPOConfig()
+        .environment(StonkMultiAgentEnv, env_config=env_config)
+        .env_runners(num_env_runners=config.num_env_runners, num_envs_per_env_runner=config.num_envs_per_env_runner)
+        .multi_agent(policies={LEARNER, *players}, policy_mapping_fn=mapping, policies_to_train=[LEARNER])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(
+            rl_module_specs={LEARNER: masked_module_spec(config.hidden), **players}))
+        .training(train_batch_size_per_learner=config.train_batch_size, minibatch_size=config.minibatch_size,
+                  num_epochs=config.num_epochs, lr=config.lr, gamma=config.gamma, entropy_coeff=config.entropy_coeff)
+        .callbacks(partial(LeagueCallback, mapping=mapping, snapshot_every=league.snapshot_every,
+                           max_snapshots=league.max_snapshots))
+        .debugging(seed=config.seed)
+    )
+    return algorithm_config.build_algo()
+
+
+def _iteration_line(result: dict, seconds: float) -> dict:
+    runners = result.get("env_runners", {})
+    steps = float(runners.get("num_env_steps_sampled", 0))
+    return {
+        "iteration": int(result["training_iteration"]),
+        "env_steps": steps,
+        "env_steps_total": float(runners.get("num_env_steps_sampled_lifetime", 0)),
+        "seconds": round(seconds, 3),
+        "env_steps_per_s": round(steps / seconds, 1) if seconds > 0 else None,
+        "learner_win_rate": runners.get("learner_win_rate"),
+        "league_snapshots": result.get("league_snapshots"),
+    }
+
+
+def train_rllib(config: RLlibConfig, address: str | None = None, log=print) -> Path:
+    """Train, write ``metrics.jsonl`` and the learner to ``run_dir``; returns the policy folder."""
+    import ray
+
+    from stonk_envs.integrations.rllib_league import LEARNER
+    from stonk_envs.integrations.rllib_modules import save_rllib_policy
+
+    run_dir = Path(config.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    address = address or config.address
+    ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
+    algorithm = build_algorithm(config)
+    try:
+        with open(run_dir / "metrics.jsonl", "w") as metrics:
+            for _ in range(config.iterations):
+                start = time.perf_counter()
+                line = _iteration_line(algorithm.train(), time.perf_counter() - start)
+                metrics.write(json.dumps(line) + "\n")
+                metrics.flush()
+                log(json.dumps(line))
+        extra = {"algorithm": "rllib.PPO", "iterations": config.iterations}
+        return save_rllib_policy(algorithm.get_module(LEARNER), run_dir / "policy", config.game,
+                                 config.num_players, config.env_config, extra)
+    finally:
+        algorithm.stop()
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_rllib_config(args.config, args.overrides)
+    except ValueError as error:
+        print(f"stonk-envs train-rllib: error: {error}", file=sys.stderr)
+        return 2
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        print("stonk-envs train-rllib: error: Ray RLlib is not installed; pip install 'stonk_envs[rllib]'",
+              file=sys.stderr)
+        return 2
+    policy = train_rllib(config, args.address)
+    print(f"learner saved to {policy}; evaluate it with: stonk-envs evaluate --game {config.game} "
+          f"--players {policy} " + " ".join(["random"] * (config.num_players - 1)))
+    return 0

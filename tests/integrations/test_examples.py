@@ -1,0 +1,67 @@
+"""The library examples of docs/integrations.md: shown verbatim there, and run here as shown.
+
+TorchRL, Tianshou and SuperSuit run on every game. RLlib starts Ray, so its example runs on
+Stockpile (the turn-based game) and its self-play trainer on Stocks & Bombs, with one remote
+env runner, in one Ray session; the trained learner is then evaluated like any saved policy.
+"""
+
+import json
+import re
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+from stonk_envs.evaluation import evaluate
+from stonk_envs.registry import GAME_MODULES
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+DOC = ROOT / "docs" / "integrations.md"
+LIBRARY_EXAMPLES = ["torchrl_example.py", "tianshou_example.py", "supersuit_example.py"]
+
+
+def run_example(name: str, game: str, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "argv", [name, game])
+    runpy.run_path(str(EXAMPLES / name), run_name="__main__")
+
+
+def test_the_docs_show_every_example_verbatim():
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL)
+    for example in sorted(EXAMPLES.glob("*.py")):
+        assert example.read_text() in blocks, f"{example.name} differs from its block in {DOC.name}"
+
+
+@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+@pytest.mark.parametrize("name", LIBRARY_EXAMPLES)
+def test_library_example_runs_on_every_game(name, game, monkeypatch, capsys):
+    run_example(name, game, monkeypatch)
+    assert capsys.readouterr().out.startswith(f"{game}: ")
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, monkeypatch, capsys):
+    from stonk_envs.integrations.rllib_config import load_rllib_config
+    from stonk_envs.integrations.rllib_train import train_rllib
+
+    run_example("rllib_example.py", "stockpile", monkeypatch)
+    assert capsys.readouterr().out.startswith("stockpile: 256 env steps")
+    overrides = ["iterations=2", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1",
+                 "league.snapshot_every=1", "league.max_snapshots=1", f"run_dir={tmp_path}", "env_config.round_cap=2"]
+    config = load_rllib_config(str(ROOT / "configs" / "rllib_stocks_and_bombs.yaml"), overrides)
+    policy = train_rllib(config, log=lambda line: None)
+    lines = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in lines] == [1, 2]
+    assert [line["league_snapshots"] for line in lines] == [1, 1]  # one taken per iteration, the oldest dropped
+    assert all(line["env_steps"] >= 200 for line in lines)
+    report = evaluate("stocks_and_bombs", [str(policy), "random", "random", "random"], num_games=4,
+                      env_config={"round_cap": 2}, progress=False)
+    assert report.players[0].games == 4

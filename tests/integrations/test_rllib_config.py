@@ -1,0 +1,38 @@
+"""The RLlib self-play config and CLI: every shipped config loads; bad input is named, nothing runs."""
+
+from pathlib import Path
+
+import pytest
+
+from stonk_envs import cli
+from stonk_envs.integrations.rllib_config import load_rllib_config
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("rllib_*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_shipped_configs_load(path):
+    config = load_rllib_config(str(path), ["num_env_runners=0"])
+    assert path.name == f"rllib_{config.game}.yaml" and config.num_env_runners == 0
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["iterations=0"], "iterations must be >= 1"),
+        (["num_env_runners=-1"], "num_env_runners must be >= 0"),
+        (["minibatch_size=5000"], r"minibatch_size \(5000\) must be <= train_batch_size"),
+        (["league.random=-1"], "league weights must be >= 0"),
+        (["game=chess"], "unknown game 'chess'"),
+        (["nonsense=1"], "nonsense"),
+        (["env_config.num_players=9"], "num_players"),
+    ],
+)
+def test_bad_values_are_named(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        load_rllib_config(None, overrides)
+
+
+def test_cli_reports_a_bad_config_without_a_traceback(capsys, tmp_path):
+    assert cli.main(["train-rllib", "--config", str(tmp_path / "missing.yaml")]) == 2
+    assert capsys.readouterr().err.startswith("stonk-envs train-rllib: error: config file not found")
