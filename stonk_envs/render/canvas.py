@@ -1,0 +1,86 @@
+"""Drawing helpers shared by the game pictures: one Pillow image, fonts, colours, cards."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+BACKGROUND = (24, 30, 40)
+PANEL = (38, 46, 60)
+PANEL_HIGHLIGHT = (56, 68, 90)
+LINE = (78, 90, 112)
+TEXT = (236, 240, 245)
+MUTED = (150, 160, 178)
+GOOD = (96, 200, 120)
+BAD = (235, 95, 90)
+GOLD = (244, 196, 70)
+CARD_BACK = (70, 82, 140)
+
+SEAT_COLOURS = (
+    (231, 76, 60),
+    (52, 152, 219),
+    (46, 204, 113),
+    (241, 196, 15),
+    (155, 89, 182),
+    (230, 126, 34),
+)
+"""One colour per seat (and per piece colour in Stocks & Bombs)."""
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled font at ``size`` pixels (the same on every machine)."""
+    return ImageFont.load_default(size=size)
+
+
+def readable_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = colour
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+class Canvas:
+    """An RGB picture being drawn; :meth:`array` returns it as ``(H, W, 3)`` uint8."""
+
+    def __init__(self, width: int, height: int):
+        self.image = Image.new("RGB", (width, height), BACKGROUND)
+        self.draw = ImageDraw.Draw(self.image)
+        self.width, self.height = width, height
+
+    def text(self, xy, text: str, size: int = 14, fill=TEXT, anchor: str = "la") -> float:
+        """Draw ``text``; returns its width in pixels."""
+        self.draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+        return font(size).getlength(text)
+
+    def panel(self, box, fill=PANEL, outline=None, radius: int = 8, width: int = 2) -> None:
+        self.draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+    def card(self, box, label: str, fill, size: int = 12, outline=None) -> None:
+        """A small card with a centred label."""
+        self.draw.rounded_rectangle(box, radius=4, fill=fill, outline=outline or LINE, width=1)
+        x0, y0, x1, y1 = box
+        self.draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font(size), fill=readable_on(fill), anchor="mm")
+
+    def card_back(self, box) -> None:
+        """A face-down card."""
+        x0, y0, x1, y1 = box
+        self.draw.rounded_rectangle(box, radius=4, fill=CARD_BACK, outline=(150, 160, 220), width=1)
+        self.draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), outline=(110, 122, 190), width=1)
+        self.draw.text(((x0 + x1) / 2, (y0 + y1) / 2), "?", font=font(12), fill=(200, 205, 240), anchor="mm")
+
+    def header(self, title: str, detail: str, view: str) -> None:
+        """The title bar: game, where the game stands, and whose view this is."""
+        self.draw.rectangle((0, 0, self.width, 40), fill=PANEL)
+        width = self.text((16, 20), title, 20, anchor="lm")
+        self.text((28 + width, 21), detail, 15, MUTED, anchor="lm")
+        self.text((self.width - 16, 21), view, 14, GOLD, anchor="rm")
+
+    def array(self) -> np.ndarray:
+        return np.asarray(self.image, dtype=np.uint8)
+
+
+def view_label(seat: int | None) -> str:
+    """``view: player_2`` or ``view: everything``."""
+    return "view: everything" if seat is None else f"view: player_{seat}"
