@@ -119,12 +119,7 @@ class GameRecord:
             )
         del data["format"], data["format_version"]
         names = {f.name for f in dataclasses.fields(cls)}
-        required = {
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        }
-        if missing := sorted(required - set(data)):
+        if missing := sorted(names - set(data)):
             raise RecordError(f"{source}: damaged: missing field(s) {missing}")
         if unknown := sorted(set(data) - names):
             raise RecordError(f"{source}: unknown field(s) {unknown}")

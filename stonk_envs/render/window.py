@@ -7,6 +7,9 @@ import sys
 
 import numpy as np
 
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+"""SDL video drivers that draw nowhere; SDL picks them itself when no display answers."""
+
 
 def display_available() -> bool:
     """True when a window can be shown: a display is named (or SDL is told which video driver to use)."""
@@ -38,10 +41,14 @@ class HumanView:
     def _open(self, width: int, height: int) -> bool:
         if self._screen is not None:
             return True
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
             import pygame
 
             pygame.display.init()
+            if pygame.display.get_driver() in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+                pygame.display.quit()  # SDL fell back to drawing off screen: there is no display
+                raise RuntimeError("no display")
             self._screen = pygame.display.set_mode((width, height))
             pygame.display.set_caption(self.title)
         except (ImportError, RuntimeError):  # no pygame, or no usable video device (pygame.error)
