@@ -33,7 +33,7 @@ def test_the_aec_env_records_too_and_its_states_replay_step_by_step(name):
     env.reset(seed=11)
     rng = np.random.default_rng(2)
     states = []
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         if len(recorder.last.actions) > len(states):
@@ -94,7 +94,7 @@ def test_record_from_another_config_is_refused(game_record, config_change, messa
 def test_a_record_whose_results_differ_is_refused(game_record):
     with pytest.raises(RecordError, match=r"the replay's summed rewards .* differ from the record's"):
         records.replay(rewrite(game_record, rewards=[9.0] * 4))
-    with pytest.raises(RecordError, match="the replayed game ended after .* but the record says it did not end"):
+    with pytest.raises(RecordError, match=r"the replayed game ended after .* but the record says it did not end"):
         records.replay(rewrite(game_record, scores=None))
     with pytest.raises(RecordError, match="the record goes on after the game ended"):
         records.replay(rewrite(game_record, actions=[*game_record.actions, game_record.actions[-1]]))
