@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         record = GameRecord.load(args.file)
         if args.seat is not None and args.seat >= record.num_players:
             raise ValueError(f"--seat {args.seat}: the game has seats 0..{record.num_players - 1}")
-        game, moments = timeline(record, allow_other_version=args.any_version)
+        game, moments = timeline(record, allow_other_version=args.any_version, viewer=args.seat)
         shown = choose(moments, args.stride, args.skip_quiet)
     except (RecordError, ValueError) as error:
         print(f"stonk-envs replay: error: {error}", file=sys.stderr)

@@ -32,25 +32,36 @@ class Moment:
         return "the deal" if self.index < 0 else f"step {self.index + 1}/{total}"
 
 
-def named_moves(game: Game, states: np.ndarray, joint: list[int]) -> list[str]:
-    """The actions of a joint action in words, as seen on the table before it resolves."""
+def named_moves(game: Game, states: np.ndarray, joint: list[int], viewer: int | None = None) -> list[str]:
+    """The actions of a joint action in words, as seen on the table before it resolves.
+
+    Seen from ``viewer``, other seats' moves are named without the hidden cards they move.
+    """
     moves = []
     for seat, action in enumerate(joint):
         if action == NO_ACTION:
             continue
-        name = game.name_action(states, 0, seat, int(action))
+        if viewer is None or viewer == seat:
+            name = game.name_action(states, 0, seat, int(action))
+        else:
+            name = game.describe_action(seat, int(action))
         if name != "wait":
             moves.append(f"player_{seat}: {name}")
     return moves
 
 
-def timeline(record: GameRecord, allow_other_version: bool = False) -> tuple[Game, list[Moment]]:
-    """Replay ``record`` (checked as :func:`stonk_envs.records.replay` checks it) into its moments."""
+def timeline(
+    record: GameRecord, allow_other_version: bool = False, viewer: int | None = None
+) -> tuple[Game, list[Moment]]:
+    """Replay ``record`` (checked as :func:`stonk_envs.records.replay` checks it) into its moments.
+
+    The moves are named as ``viewer`` may know them (None: everything).
+    """
     moments: list[Moment] = []
     before = None
     game = None
     for game, states, step in replay_steps(record, allow_other_version):
-        moves = named_moves(game, before, step.joint) if before is not None else []
+        moves = named_moves(game, before, step.joint, viewer) if before is not None else []
         moments.append(Moment(step.index, states.copy(), moves, step.rewards, step.game_over))
         before = states.copy()
     return game, moments
