@@ -41,10 +41,7 @@ def named_moves(game: Game, states: np.ndarray, joint: list[int], viewer: int | 
     for seat, action in enumerate(joint):
         if action == NO_ACTION:
             continue
-        if viewer is None or viewer == seat:
-            name = game.name_action(states, 0, seat, int(action))
-        else:
-            name = game.describe_action(seat, int(action))
+        name = game.name_action(states, 0, seat, int(action), public=viewer is not None and viewer != seat)
         if name != "wait":
             moves.append(f"player_{seat}: {name}")
     return moves

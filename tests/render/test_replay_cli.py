@@ -67,8 +67,9 @@ def test_a_seat_sees_others_moves_without_their_hidden_cards():
     placement = everything[1].moves[0]
     assert re.fullmatch(rf"player_{seat}: put \S+ face-up on pile \d, \S+ face-down on pile \d", placement)
     assert mine[1].moves == [placement]
-    assert re.fullmatch(rf"player_{seat}: put hand card \d face-up on pile \d, the other face-down on pile \d",
-                        theirs[1].moves[0])
+    assert re.fullmatch(
+        rf"player_{seat}: put hand card \d face-up on pile \d, the other face-down on pile \d", theirs[1].moves[0]
+    )
 
 
 def test_mp4_export(record_file, game_record, tmp_path):

@@ -107,11 +107,11 @@ class Stockpile(Game):
         kind = "regular" if block == act.BLOCK_REVEAL_REGULAR else "split"
         return f"reveal {a} {kind} card(s) for the dividend"
 
-    def name_action(self, states, i, seat, action):
+    def name_action(self, states, i, seat, action, public=False):
         n = self.num_players
         s = states[i]
         block, a, b = self.decode(action)
-        if block == act.BLOCK_SUPPLY and s["hand"][seat][a] >= 0:
+        if block == act.BLOCK_SUPPLY and s["hand"][seat][a] >= 0 and not public:
             up, down = card_name(int(s["hand"][seat][a])), card_name(int(s["hand"][seat][1 - a]))
             return f"put {up} face-up on pile {b // n}, {down} face-down on pile {b % n}"
         if block in (act.BLOCK_REVEAL_REGULAR, act.BLOCK_REVEAL_SPLIT):

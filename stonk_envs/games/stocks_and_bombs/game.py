@@ -65,7 +65,7 @@ class StocksAndBombs(Game):
             return f"accept player_{a}'s proposal"
         return {"WAIT": "wait", "STOP": "call STOP (end the round)"}[kind]
 
-    def name_action(self, states, i, seat, action):
+    def name_action(self, states, i, seat, action, public=False):
         kind, a, b = self.decode(seat, action)
         s = states[i]
         if kind == "PROPOSE":

@@ -65,7 +65,7 @@ class StonkMarket(Game):
             return f"exchange 1 {TIMES} {SUIT_NAMES[suit]} for the Exchange card"
         return {"WAIT": "wait", "WITHDRAW": "withdraw my announcement", "STONKS": "call STONKS"}[kind]
 
-    def name_action(self, states, i, seat, action):
+    def name_action(self, states, i, seat, action, public=False):
         kind, j, suit, count = self.decode(seat, action)
         s = states[i]
         if kind == "BID" and s["ann_count"][j] > 0:
