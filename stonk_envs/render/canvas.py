@@ -17,6 +17,8 @@ GOOD = (96, 200, 120)
 BAD = (235, 95, 90)
 GOLD = (244, 196, 70)
 CARD_BACK = (70, 82, 140)
+EMPTY_SLOT = (84, 96, 120)
+"""Outline of a place where a card could be and none is."""
 
 SEAT_COLOURS = (
     (231, 76, 60),

@@ -16,6 +16,7 @@ from stonk_envs.games.stockpile.state import (
 )
 from stonk_envs.render.canvas import (
     BAD,
+    EMPTY_SLOT,
     GOLD,
     GOOD,
     LINE,
@@ -212,4 +213,4 @@ def _share(canvas: Canvas, x: int, y: int, company: int, count: int) -> None:
     if count:
         canvas.card((x, y, x + 40, y + 30), f"{TICKERS[company]} {count}", COMPANY_COLOURS[company], 12)
     else:
-        canvas.draw.rounded_rectangle((x, y, x + 40, y + 30), radius=4, outline=(64, 74, 92))
+        canvas.draw.rounded_rectangle((x, y, x + 40, y + 30), radius=4, outline=EMPTY_SLOT)

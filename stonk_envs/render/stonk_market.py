@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from stonk_envs.render.canvas import (
+    EMPTY_SLOT,
     GOLD,
     MUTED,
     PANEL,
@@ -95,7 +96,7 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             if k:
                 canvas.card(box, str(k), SUIT_COLOURS[suit], 18)
             else:
-                canvas.draw.rounded_rectangle(box, radius=4, outline=(60, 70, 88), width=1)
+                canvas.draw.rounded_rectangle(box, radius=4, outline=EMPTY_SLOT, width=1)
         if not shown:
             hidden = int(s["hand"][p].sum() - s["known"][p].sum())
             canvas.text((HAND_X + 9 * CELL - 4, y + ROW - 14), f"+{hidden} unseen", 10, MUTED, anchor="ra")
