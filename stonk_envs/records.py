@@ -187,8 +187,8 @@ class Recorder:
 
     def step(self, joint: np.ndarray, rewards: np.ndarray, scores: np.ndarray | None) -> None:
         """One step was played with ``joint``; ``scores`` is given when it ended the game."""
-        if self.last is None:
-            raise RecordError("the recorder was attached after reset(); call reset() to start recording a game")
+        if self.last is None:  # attached during a game: recording starts at the next reset
+            return
         self.last.actions.append([int(a) for a in joint])
         self._rewards += rewards
         self.last.rewards = self._rewards.tolist()

@@ -60,6 +60,17 @@ def test_recording_starts_at_reset_and_keeps_every_finished_game():
         records.replay(record)
 
 
+def test_a_recorder_attached_during_a_game_starts_at_the_next_reset():
+    env = game_module("stonk_market").parallel_env()
+    env.reset(seed=1)
+    recorder = records.record(env)
+    env.step(dict.fromkeys(env.agents, 0))
+    assert recorder.last is None and recorder.games == []
+    env.reset(seed=2)
+    env.step(dict.fromkeys(env.agents, 0))
+    assert recorder.last.env_seed == 2 and len(recorder.last.actions) == 1
+
+
 def test_an_unfinished_game_replays_as_unfinished(tmp_path):
     env = game_module("stonk_market").parallel_env()
     recorder = records.record(env)
