@@ -69,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     play = league if args.league else evaluate
     out = args.out if args.out is not None else Path("runs") / "evaluate" / args.game
     save = (args.save_records, out / "records") if args.save_records is not None else None
+    if save is not None and save[1].exists() and not save[1].is_dir():
+        print(f"stonk-envs evaluate: error: {save[1]} exists and is not a folder for the records", file=sys.stderr)
+        return 2
     try:
         players = args.players
         if players is None:

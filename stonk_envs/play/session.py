@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from rich.columns import Columns
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -63,12 +64,16 @@ class Session:
         self.recorder = records.record(self.env, players=[s.name for s in self.seats])
         self.rng = np.random.default_rng(self.seed)
         self.humans = [p for p, s in enumerate(self.seats) if s.human]
+        self.history: list[tuple[np.ndarray, list[int]]] = []
+        """Each step played: the table before it and the joint action."""
+        self.seen = dict.fromkeys(self.humans, 0)
+        """How many steps of ``history`` each person has been shown."""
 
     # one game -----------------------------------------------------------------
     def play(self) -> records.GameRecord:
         """Play until the game ends or a person quits; returns the record (unfinished after a quit)."""
         observations, _ = self.env.reset(seed=self.seed)
-        self.history: list[tuple[np.ndarray, list[int]]] = []
+        self.history.clear()
         self.seen = dict.fromkeys(self.humans, 0)
         try:
             while self.env.agents:
@@ -152,7 +157,7 @@ class Session:
 def menu(names: list[str]) -> Columns:
     """The legal moves, numbered from 1, in columns."""
     return Columns(
-        [f"[bold cyan]{k + 1:>3}[/] {name}" for k, name in enumerate(names)], column_first=True, padding=(0, 3)
+        [f"[bold cyan]{k + 1:>3}[/] {escape(name)}" for k, name in enumerate(names)], column_first=True, padding=(0, 3)
     )
 
 
@@ -173,8 +178,8 @@ def read_choice(reply: str, names: list[str], default: int | None) -> tuple[int 
         return None, HELP
     matches = [f"{k + 1}: {name}" for k, name in enumerate(names) if reply.lower() in name.lower()]
     if not matches:
-        return None, f"[red]no move matches {reply!r}[/]: {HELP}"
-    return None, "moves with " + repr(reply) + ":\n  " + "\n  ".join(matches)
+        return None, f"[red]no move matches {escape(repr(reply))}[/]: {HELP}"
+    return None, f"moves with {escape(repr(reply))}:\n  " + "\n  ".join(escape(m) for m in matches)
 
 
 def build_seats(game: str, seat: int, opponents: list[str], num_players: int | None) -> list[Seat]:
