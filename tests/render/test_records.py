@@ -233,3 +233,12 @@ def test_evaluate_refuses_a_bad_choice_of_records(choice, capsys):
     with pytest.raises(SystemExit):
         main(["evaluate", "--save-records", choice])
     assert "argument --save-records:" in capsys.readouterr().err
+
+
+def test_evaluate_refuses_a_records_folder_that_is_a_file(tmp_path, capsys):
+    from stonk_envs.cli import main
+
+    (tmp_path / "records").write_text("not a folder")
+    assert main(["evaluate", "--games", "2", "--out", str(tmp_path), "--save-records", "all", "--no-plot"]) == 2
+    assert "exists and is not a folder for the records" in capsys.readouterr().err
+    assert not (tmp_path / "report.json").exists()
