@@ -69,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
     path = record.save(record_path)
     if record.finished:
         console.print(session.scores_table(record))
-    console.print(f"record: {path}  (stonk-envs replay {path})")
+    console.print(f"record: {path}  (stonk-envs replay {path})", soft_wrap=True)
     return 0
