@@ -159,3 +159,37 @@ def test_bad_options_are_refused(args, message, tmp_path, capsys):
 def test_record_must_be_a_json_file(tmp_path, capsys):
     assert main(["play", "--game", "stockpile", "--record", str(tmp_path / "g.txt")]) == 2
     assert "give a file name ending in .json" in capsys.readouterr().err
+
+
+def test_a_saved_policy_plays_the_other_seats(monkeypatch, tmp_path, capsys):
+    torch = pytest.importorskip("torch")
+    from stonk_envs.policies.checkpoint import make_metadata, save_torch
+    from stonk_envs.policies.games import game_sizes
+    from stonk_envs.policies.torch_policy import MaskedMLP
+
+    torch.manual_seed(0)
+    obs_size, num_actions = game_sizes("stocks_and_bombs", 4)
+    meta = make_metadata("stocks_and_bombs", 4, obs_size, num_actions, {}, kind="torch")
+    policy = save_torch(MaskedMLP(obs_size, num_actions, hidden=(8,)), tmp_path / "net.pt", meta)
+    code, path = play(
+        monkeypatch,
+        tmp_path,
+        [""] * 30,
+        "--game",
+        "stocks_and_bombs",
+        "--seat",
+        "3",
+        "--opponents",
+        str(policy),
+        "--seed",
+        "1",
+        "--env",
+        "tick_cap=5",
+        "--env",
+        "round_cap=2",
+    )
+    assert code == 0
+    record = GameRecord.load(path)
+    assert record.players == ["net.pt", "net.pt", "net.pt", "human"] and record.finished
+    assert any(joint[0] != 0 for joint in record.actions)  # the policy did more than wait
+    assert "final scores" in capsys.readouterr().out
