@@ -14,6 +14,8 @@ SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
+    "play": "stonk_envs.play.cli",
+    "replay": "stonk_envs.replay.cli",
     "train": "training.cli",
     "train-rllib": "stonk_envs.integrations.rllib_train",
 }

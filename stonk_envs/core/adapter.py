@@ -23,11 +23,13 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from stonk_envs import render as pictures
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
+from stonk_envs.render.window import HumanView
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "void")
 WRAPPED_ILLEGAL_ACTION_POLICIES = ("terminate", "void")
 
@@ -82,12 +84,18 @@ class GameTable:
         self.state_space = spaces.Box(-np.inf, np.inf, (game.state_size,), dtype=np.float32)
         self.game_over = False
         self._masks: list[np.ndarray | None] = [None] * n
+        self.recorder = None
+        """A :class:`stonk_envs.records.Recorder` told of every reset and step, or None."""
+        self._window = None
 
     def reset(self, seed: int | None) -> None:
         """Start a new game; a given seed makes the whole game reproducible."""
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        self.game.reset(self.states, 0, int(self.np_random.integers(2**63)))
+        deal_seed = int(self.np_random.integers(2**63))
+        self.game.reset(self.states, 0, deal_seed)
+        if self.recorder is not None:
+            self.recorder.start(self.game, deal_seed, seed)
         self.game_over = False
         self.cycles = 0
         self.truncated = False
@@ -157,6 +165,8 @@ class GameTable:
         self.game_over = bool(self.game.step(self.states, 0, joint, self.rewards, self.voids))
         self.cycles += 1
         self.truncated = not self.game_over and self.max_cycles is not None and self.cycles >= self.max_cycles
+        if self.recorder is not None:
+            self.recorder.step(joint, self.rewards, self.game.scores(self.states, 0) if self.game_over else None)
 
     def info(self, seat: int, submitted_void: int = VOID_NONE) -> dict[str, Any]:
         code = submitted_void or int(self.voids[seat])
@@ -172,14 +182,24 @@ class GameTable:
         self.game.state_vector(self.states, 0, out)
         return out
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return pictures.draw(self.game, self.states, 0, self.render_seat)
         text = self.game.render(self.states, 0, self.render_seat)
         if self.render_mode == "human":
-            print(text)
+            if self._window is None:
+                self._window = HumanView(self.game.name)
+            frame = None if self._window.fallback else pictures.draw(self.game, self.states, 0, self.render_seat)
+            self._window.show(frame, text)
             return None
         return text
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
 
 class StonkAECEnv(AECEnv):
@@ -277,11 +297,11 @@ class StonkAECEnv(AECEnv):
     def state(self) -> np.ndarray:
         return self.table.state()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return self.table.render()
 
     def close(self) -> None:
-        pass
+        self.table.close()
 
 
 class StonkParallelEnv(ParallelEnv):
@@ -367,11 +387,11 @@ class StonkParallelEnv(ParallelEnv):
     def state(self) -> np.ndarray:
         return self.table.state()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return self.table.render()
 
     def close(self) -> None:
-        pass
+        self.table.close()
 
 
 _FORWARDED = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")

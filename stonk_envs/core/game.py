@@ -73,6 +73,13 @@ class Game(abc.ABC):
     def describe_action(self, seat: int, action: int) -> str:
         """A short human-readable name of ``action`` taken from ``seat``."""
 
+    def name_action(self, states: np.ndarray, i: int, seat: int, action: int, public: bool = False) -> str:
+        """``action`` of ``seat`` named in words for the table of ``states[i]`` (the cards it moves, say).
+
+        ``public``: as the other seats may know it, without the hidden cards it moves.
+        """
+        return self.describe_action(seat, action)
+
     @abc.abstractmethod
     def why_illegal(self, states: np.ndarray, i: int, seat: int, action: int) -> str:
         """Why ``action`` is illegal for ``seat`` now (called only for illegal actions)."""

@@ -42,13 +42,15 @@ def evaluate(
     seed: int = 0,
     workers: int = 1,
     progress: bool = True,
+    save: tuple | None = None,
 ) -> EvaluationReport:
     """Play ``num_games`` games with one entry of ``players`` per seat, seats rotated game by game.
 
     ``players`` are specs (``"random"``, ``"heuristic"``, a saved policy's path) or
     :class:`~stonk_envs.policies.Policy` objects (only with ``workers=1``); there must be one per
     seat (``num_players``, by default the game's default). Rotation makes each entry play each
-    seat equally often when ``num_games`` is a multiple of the player count.
+    seat equally often when ``num_games`` is a multiple of the player count. ``save`` is
+    ``(GameChoice, folder)``: the records of the chosen games are written there.
     """
     num_players, env_config = _settings(game, num_games, num_players, env_config)
     if len(players) != num_players:
@@ -56,7 +58,7 @@ def evaluate(
     from stonk_envs.evaluation.runner import rotated_seatings, run_tournament
 
     seatings = rotated_seatings(num_games, num_players)
-    return run_tournament(game, players, seatings, num_players, env_config, seed, workers, progress)
+    return run_tournament(game, players, seatings, num_players, env_config, seed, workers, progress, save=save)
 
 
 def league(
@@ -68,6 +70,7 @@ def league(
     seed: int = 0,
     workers: int = 1,
     progress: bool = True,
+    save: tuple | None = None,
 ) -> EvaluationReport:
     """Rate a league of at least ``num_players`` entries: each game seats a random choice of them."""
     num_players, env_config = _settings(game, num_games, num_players, env_config)
@@ -77,7 +80,7 @@ def league(
 
     seatings = league_seatings(num_games, len(players), num_players, seed)
     return run_tournament(
-        game, players, seatings, num_players, env_config, seed, workers, progress, extra={"league": True}
+        game, players, seatings, num_players, env_config, seed, workers, progress, extra={"league": True}, save=save
     )
 
 

@@ -27,6 +27,16 @@ def env_option(text: str) -> tuple[str, object]:
         return key, value
 
 
+def game_choice(text: str):
+    """``first:N``, ``losses:N`` or ``all`` (see :mod:`stonk_envs.evaluation.saved_games`)."""
+    from stonk_envs.evaluation.saved_games import GameChoice
+
+    try:
+        return GameChoice.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="stocks_and_bombs", choices=sorted(GAME_MODULES), help="game")
     parser.add_argument(
@@ -45,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=None, help="folder for report.json and report.png "
                         "(default: runs/evaluate/<game>)")
     parser.add_argument("--no-plot", action="store_true", help="skip the figure")
+    parser.add_argument("--save-records", type=game_choice, default=None, metavar="CHOICE",
+                        help="save game records (for stonk-envs replay) into <out>/records: first:N, losses:N "
+                        "(games the first listed player did not win) or all")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -54,6 +67,11 @@ def run(args: argparse.Namespace) -> int:
     from stonk_envs.policies.games import make_game
 
     play = league if args.league else evaluate
+    out = args.out if args.out is not None else Path("runs") / "evaluate" / args.game
+    save = (args.save_records, out / "records") if args.save_records is not None else None
+    if save is not None and save[1].exists() and not save[1].is_dir():
+        print(f"stonk-envs evaluate: error: {save[1]} exists and is not a folder for the records", file=sys.stderr)
+        return 2
     try:
         players = args.players
         if players is None:
@@ -67,12 +85,14 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             workers=args.workers,
             progress=not args.no_progress,
+            save=save,
         )
     except ValueError as error:
         print(f"stonk-envs evaluate: error: {error}", file=sys.stderr)
         return 2
-    out = args.out if args.out is not None else Path("runs") / "evaluate" / args.game
     print(report.table())
+    if save is not None:
+        print(f"records: {len(report.extra['records']['games'])} games in {save[1]}")
     print(f"report: {report.write_json(out / 'report.json')}")
     if not args.no_plot:
         print(f"plot: {plot_report(report, out / 'report.png')}")

@@ -7,11 +7,13 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from stonk_envs.evaluation.report import EvaluationReport, summarise
+from stonk_envs.evaluation.saved_games import GameChoice, save_games
 from stonk_envs.evaluation.tournament import play_batch
 from stonk_envs.policies import Policy, make_player
 from stonk_envs.policies.games import make_game
@@ -62,7 +64,7 @@ def resolve_players(players: Sequence[PlayerSpec], game: str, num_players: int) 
 _WORKER_CACHE: dict[tuple, tuple] = {}
 
 
-def _play_chunk(game_name, num_players, env_config, specs, seatings, seeds, rng_seed):
+def _play_chunk(game_name, num_players, env_config, specs, seatings, seeds, rng_seed, keep_actions=False):
     """Worker entry: play one chunk of games; the game and players are built once per process."""
     key = (game_name, num_players, repr(sorted(env_config.items())), tuple(specs))
     if key not in _WORKER_CACHE:
@@ -71,8 +73,8 @@ def _play_chunk(game_name, num_players, env_config, specs, seatings, seeds, rng_
             resolve_players(specs, game_name, num_players),
         )
     game, players = _WORKER_CACHE[key]
-    result = play_batch(game, players, seatings, seeds, np.random.default_rng(rng_seed))
-    return result.scores, result.rewards
+    result = play_batch(game, players, seatings, seeds, np.random.default_rng(rng_seed), keep_actions=keep_actions)
+    return result.scores, result.rewards, result.actions
 
 
 def _init_worker() -> None:
@@ -91,8 +93,12 @@ def run_tournament(
     workers: int,
     progress: bool,
     extra: dict | None = None,
+    save: tuple[GameChoice, Path] | None = None,
 ) -> EvaluationReport:
-    """Play one game per row of ``seatings`` (entries per seat) and summarise."""
+    """Play one game per row of ``seatings`` (entries per seat) and summarise.
+
+    ``save=(choice, folder)`` writes the records of the chosen games into ``folder``.
+    """
     num_games = len(seatings)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
@@ -105,28 +111,38 @@ def run_tournament(
     chunks = [range(start, min(start + CHUNK_GAMES, num_games)) for start in range(0, num_games, CHUNK_GAMES)]
     scores = np.zeros((num_games, num_players))
     rewards = np.zeros((num_games, num_players))
+    keep = save is not None
+    actions: list = [None] * num_games
     started = time.perf_counter()
     with tqdm(total=num_games, disable=not progress, unit="game", desc=f"{game}") as bar:
         if workers == 1:
             for k, chunk in enumerate(chunks):
                 result = play_batch(
-                    game_obj, resolved, seatings[chunk], seeds[chunk], np.random.default_rng([seed, k]), bar.update
+                    game_obj, resolved, seatings[chunk], seeds[chunk], np.random.default_rng([seed, k]), bar.update,
+                    keep_actions=keep,
                 )
                 scores[chunk], rewards[chunk] = result.scores, result.rewards
+                actions[chunk.start : chunk.stop] = result.actions or [None] * len(chunk)
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker) as pool:
                 futures = {
                     pool.submit(
                         _play_chunk, game, num_players, env_config, [str(p) for p in players],
-                        seatings[chunk], seeds[chunk], [seed, k],
+                        seatings[chunk], seeds[chunk], [seed, k], keep,
                     ): chunk
                     for k, chunk in enumerate(chunks)
                 }
                 for future in as_completed(futures):
                     chunk = futures[future]
-                    scores[chunk], rewards[chunk] = future.result()
+                    scores[chunk], rewards[chunk], kept = future.result()
+                    actions[chunk.start : chunk.stop] = kept or [None] * len(chunk)
                     bar.update(len(chunk))
+    if save is not None:
+        choice, folder = save
+        chosen = choice.select(scores, seatings)
+        save_games(folder, chosen, game_obj, names, seatings, seeds, actions, scores, rewards)
+        extra = {**(extra or {}), "records": {"folder": str(folder), "games": chosen}}
     return summarise(
         names,
         seatings,

@@ -22,6 +22,8 @@ class BatchResult:
 
     scores: np.ndarray
     rewards: np.ndarray
+    actions: list[np.ndarray] | None = None
+    """With ``keep_actions``: per game, its joint actions, shape (steps, seats), -1 where unused."""
 
 
 def play_batch(
@@ -31,8 +33,12 @@ def play_batch(
     seeds: Sequence[int],
     rng: np.random.Generator,
     on_game_over: Callable[[], None] | None = None,
+    keep_actions: bool = False,
 ) -> BatchResult:
-    """Play ``len(seeds)`` games to the end; ``seatings[g, s]`` is the index of seat s's player."""
+    """Play ``len(seeds)`` games to the end; ``seatings[g, s]`` is the index of seat s's player.
+
+    With ``keep_actions``, the result holds every game's joint actions (for game records).
+    """
     seatings = np.asarray(seatings, dtype=np.int64)
     num_games, n = len(seeds), game.num_players
     if seatings.shape != (num_games, n):
@@ -55,6 +61,7 @@ def play_batch(
     scores = np.zeros((num_games, n))
     rewards = np.zeros((num_games, n))
     live = list(range(num_games))
+    steps: list[list[np.ndarray]] = [[] for _ in range(num_games)]
 
     while live:
         acting[:] = False
@@ -70,6 +77,8 @@ def play_batch(
                 joint[chosen] = _legal_actions(policy, observations[chosen], masks[chosen], rng)
         still_live = []
         for i in live:
+            if keep_actions:
+                steps[i].append(joint[i].astype(np.int16))
             over = game.step(states, i, joint[i], step_rewards, voids)
             rewards[i] += step_rewards
             if over:
@@ -79,7 +88,8 @@ def play_batch(
             else:
                 still_live.append(i)
         live = still_live
-    return BatchResult(scores=scores, rewards=rewards)
+    actions = [np.array(s, dtype=np.int16).reshape(-1, n) for s in steps] if keep_actions else None
+    return BatchResult(scores=scores, rewards=rewards, actions=actions)
 
 
 def _legal_actions(policy: Policy, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator):

@@ -61,7 +61,7 @@ def test_illegal_action_raises_and_changes_nothing():
     env.table.state_edited()
     before = env.table.states.copy()
     bid_6 = 2 * 9 + 3  # track 0, $6K
-    expected = rf"{agent}: action {bid_6} \(bid \$6K on track 0\) is illegal: the bid \$6K is above"
+    expected = rf"{agent}: action {bid_6} \(bid \$6K on pile 0\) is illegal: the bid \$6K is above"
     with pytest.raises(ValueError, match=expected):
         env.step(bid_6)
     assert env.table.states.tobytes() == before.tobytes()

@@ -16,10 +16,10 @@ def snapshot(env):
     [
         (
             lambda n: propose(0, (1, 1), (2, 1), n),
-            r"player_0: action \d+ \(PROPOSE give c1S for c2S\).*does not hold c1S",
+            r"player_0: action \d+ \(propose: give c1S, get c2S\).*does not hold c1S",
         ),
         (lambda n: propose(0, (0, 1), (0, 2), n), r"already holds c0M"),
-        (lambda n: accept(0, 2, n), r"ACCEPT player_2's proposal\) is illegal: player_2 has no open proposal"),
+        (lambda n: accept(0, 2, n), r"accept player_2's proposal\) is illegal: player_2 has no open proposal"),
         (lambda n: 10_000, r"player_0: action 10000 is outside 0\.\.148"),
         (lambda n: 1.5, r"action must be an integer"),
     ],

@@ -51,6 +51,9 @@ def test_space_sizes(n, actions, obs):
     assert env.state().shape == (25 * n + 4,)
 
 
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
 def test_action_layout_ends_with_exchange_and_stonks():
     n = 6
     env = sm.raw_env(num_players=n)
@@ -58,11 +61,15 @@ def test_action_layout_ends_with_exchange_and_stonks():
     assert announce(BIOHIPPO, 9) == 81 and bid(n, 0, 1, GLITCH, 1) == 82
     assert take(n, 0, 5) == 82 + 405 + 4 and withdraw(n) == 492
     assert exchange(n, BIOHIPPO) == 501 and stonks(n) == 502
-    assert game.describe_action(2, bid(n, 2, 1, GREEDLE, 3)) == "BID 3 Greedle for player_1's announcement"
-    assert game.describe_action(2, take(n, 2, 0)) == "TAKE player_0's bid"
-    assert game.describe_action(0, announce(CHATTERFLY, 4)) == "ANNOUNCE give 4 Chatterfly"
-    assert game.describe_action(0, exchange(n, SOCKTOPUS)) == "EXCHANGE give 1 Socktopus Ltd."
-    assert [game.describe_action(0, a) for a in (0, withdraw(n), stonks(n))] == ["WAIT", "WITHDRAW", "STONKS"]
+    assert game.describe_action(2, bid(n, 2, 1, GREEDLE, 3)) == f"bid 3 {TIMES} Greedle on player_1's announcement"
+    assert game.describe_action(2, take(n, 2, 0)) == "take player_0's bid"
+    assert game.describe_action(0, announce(CHATTERFLY, 4)) == f"announce 4 {TIMES} Chatterfly"
+    assert game.describe_action(0, exchange(n, SOCKTOPUS)) == f"exchange 1 {TIMES} Socktopus Ltd. for the Exchange card"
+    assert [game.describe_action(0, a) for a in (0, withdraw(n), stonks(n))] == [
+        "wait",
+        "withdraw my announcement",
+        "call STONKS",
+    ]
 
 
 def test_registry_ids():
@@ -123,7 +130,7 @@ def test_illegal_actions_through_raw_env_raise_and_change_nothing():
     set_table(env, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
     before = env.table.states.copy()
     cases = [
-        (withdraw(n), "player_0: action 328 \\(WITHDRAW\\) is illegal: player_0 has no open announcement"),
+        (withdraw(n), "player_0: action 328 \\(withdraw my announcement\\) is illegal: player_0 has no open"),
         (announce(GLITCH, 1), "player_0 holds 0 Glitch & Co., fewer than 1"),
         (bid(n, 0, 1, GREEDLE, 1), "player_1 has no open announcement"),
         (take(n, 0, 2), "player_0 has no open announcement"),

@@ -95,9 +95,9 @@ class Stockpile(Game):
         n = self.num_players
         block, a, b = self.decode(action)
         if block == act.BLOCK_SUPPLY:
-            return f"place hand card {a} face-up on pile {b // n}, the other face-down on pile {b % n}"
+            return f"put hand card {a + 1} face-up on pile {b // n}, the other face-down on pile {b % n}"
         if block == act.BLOCK_BID:
-            return f"bid ${self.config.bid_values[b]}K on track {a}"
+            return f"bid ${self.config.bid_values[b]}K on pile {a}"
         if block == act.BLOCK_PLAY:
             return f"play Stock {'Boom' if a == 0 else 'Bust'}! on {COMPANIES[b]}"
         if block == act.BLOCK_SELL:
@@ -107,6 +107,18 @@ class Stockpile(Game):
             return f"{what} {COMPANIES[b]}"
         kind = "regular" if block == act.BLOCK_REVEAL_REGULAR else "split"
         return f"reveal {a} {kind} card(s) for the dividend"
+
+    def name_action(self, states, i, seat, action, public=False):
+        n = self.num_players
+        s = states[i]
+        block, a, b = self.decode(action)
+        if block == act.BLOCK_SUPPLY and s["hand"][seat][a] >= 0 and not public:
+            up, down = card_name(int(s["hand"][seat][a])), card_name(int(s["hand"][seat][1 - a]))
+            return f"put {up} face-up on pile {b // n}, {down} face-down on pile {b % n}"
+        if block in (act.BLOCK_REVEAL_REGULAR, act.BLOCK_REVEAL_SPLIT):
+            kind = "regular" if block == act.BLOCK_REVEAL_REGULAR else "split"
+            return f"reveal {a} {kind} card(s) of {COMPANIES[s['div_company']]} for the dividend"
+        return self.describe_action(seat, action)
 
     def why_illegal(self, states, i, seat, action):
         s = states[i]

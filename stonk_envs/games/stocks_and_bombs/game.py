@@ -60,10 +60,20 @@ class StocksAndBombs(Game):
     def describe_action(self, seat, action):
         kind, a, b = self.decode(seat, action)
         if kind == "PROPOSE":
-            return f"PROPOSE give {piece_name(a)} for {piece_name(b)}"
+            return f"propose: give {piece_name(a)}, get {piece_name(b)}"
         if kind == "ACCEPT":
-            return f"ACCEPT player_{a}'s proposal"
-        return kind
+            return f"accept player_{a}'s proposal"
+        return {"WAIT": "wait", "STOP": "call STOP (end the round)"}[kind]
+
+    def name_action(self, states, i, seat, action, public=False):
+        kind, a, b = self.decode(seat, action)
+        s = states[i]
+        if kind == "PROPOSE":
+            return f"propose to player_{s['holder'][b]}: give {piece_name(a)}, get {piece_name(b)}"
+        if kind == "ACCEPT" and s["prop_give"][a] != core.NONE:
+            give, get = piece_name(s["prop_recv"][a]), piece_name(s["prop_give"][a])
+            return f"accept player_{a}'s proposal: give {give}, get {get}"
+        return self.describe_action(seat, action)
 
     def why_illegal(self, states, i, seat, action):
         s = states[i]

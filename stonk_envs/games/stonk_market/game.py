@@ -9,6 +9,8 @@ from stonk_envs.core.rewards import reward_mode_code
 from stonk_envs.games.stonk_market import core
 from stonk_envs.games.stonk_market.config import SUIT_NAMES, StonkMarketConfig
 
+TIMES = "\N{MULTIPLICATION SIGN}"
+
 
 def cards(count: int, suit: int) -> str:
     """``3 Chatterfly``."""
@@ -54,14 +56,26 @@ class StonkMarket(Game):
     def describe_action(self, seat, action):
         kind, j, suit, count = self.decode(seat, action)
         if kind == "ANNOUNCE":
-            return f"ANNOUNCE give {cards(count, suit)}"
+            return f"announce {count} {TIMES} {SUIT_NAMES[suit]}"
         if kind == "BID":
-            return f"BID {cards(count, suit)} for player_{j}'s announcement"
+            return f"bid {count} {TIMES} {SUIT_NAMES[suit]} on player_{j}'s announcement"
         if kind == "TAKE":
-            return f"TAKE player_{j}'s bid"
+            return f"take player_{j}'s bid"
         if kind == "EXCHANGE":
-            return f"EXCHANGE give 1 {SUIT_NAMES[suit]}"
-        return kind
+            return f"exchange 1 {TIMES} {SUIT_NAMES[suit]} for the Exchange card"
+        return {"WAIT": "wait", "WITHDRAW": "withdraw my announcement", "STONKS": "call STONKS"}[kind]
+
+    def name_action(self, states, i, seat, action, public=False):
+        kind, j, suit, count = self.decode(seat, action)
+        s = states[i]
+        if kind == "BID" and s["ann_count"][j] > 0:
+            wanted = f"{s['ann_count'][j]} {TIMES} {SUIT_NAMES[s['ann_suit'][j]]}"
+            return f"bid {count} {TIMES} {SUIT_NAMES[suit]} on player_{j}'s {wanted}"
+        if kind == "TAKE" and s["bid_count"][j] > 0:
+            return f"take player_{j}'s bid of {s['bid_count'][j]} {TIMES} {SUIT_NAMES[s['bid_suit'][j]]}"
+        if kind == "EXCHANGE":
+            return f"exchange 1 {TIMES} {SUIT_NAMES[suit]} for the Exchange card ({SUIT_NAMES[s['exchange']]})"
+        return self.describe_action(seat, action)
 
     def why_illegal(self, states, i, seat, action):
         s = states[i]

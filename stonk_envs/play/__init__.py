@@ -1,0 +1,1 @@
+"""Playing a game in the terminal against players or other people."""

@@ -1,0 +1,36 @@
+"""Pictures of the game table (``render_mode="rgb_array"``), one drawer per game.
+
+``draw(game, states, i, seat)`` returns an ``(H, W, 3)`` uint8 image of ``states[i]`` as
+``seat`` sees it (others' hidden cards as backs), or of everything when ``seat`` is None.
+The size depends only on the game and its player count, so the frames of a game make a video.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from stonk_envs.core.game import Game
+
+DRAWERS = {
+    "stockpile": "stonk_envs.render.stockpile",
+    "stonk_market": "stonk_envs.render.stonk_market",
+    "stocks_and_bombs": "stonk_envs.render.stocks_and_bombs",
+}
+
+
+def _drawer(game: Game):
+    if game.name not in DRAWERS:
+        raise ValueError(f"no picture for game {game.name!r}; games with one: {sorted(DRAWERS)}")
+    return importlib.import_module(DRAWERS[game.name])
+
+
+def draw(game: Game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
+    """The table of ``states[i]`` from ``seat`` (None: everything) as an RGB array."""
+    return _drawer(game).draw(game, states, i, seat)
+
+
+def frame_size(game: Game) -> tuple[int, int]:
+    """``(width, height)`` of every picture of ``game``."""
+    return _drawer(game).size(game.num_players)

@@ -1,0 +1,101 @@
+"""rgb_array pictures: shape, every mode through PettingZoo's render_test, hidden cards, human fallback."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import render_test
+
+from stonk_envs import render as pictures
+from stonk_envs.games_index import game_module
+from stonk_envs.render.window import HumanView
+from tests.render.conftest import GAMES, SHORT
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_render_test_passes_in_every_mode(name):
+    module = game_module(name)
+    assert module.env().metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    render_test(lambda render_mode=None: module.env(render_mode=render_mode, render_seat=1, **SHORT[name]))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("num_players", [4, 5])
+def test_frames_keep_one_size_through_a_game(name, num_players):
+    env = game_module(name).parallel_env(render_mode="rgb_array", num_players=num_players, **SHORT[name])
+    observations, _ = env.reset(seed=3)
+    width, height = pictures.frame_size(env.table.game)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        frame = env.render()
+        assert frame.shape == (height, width, 3) and frame.dtype == np.uint8
+        colours = frame.reshape(-1, 3).astype(np.int32) @ np.array([65536, 256, 1])
+        assert len(np.unique(colours)) > 20  # a drawn table, not a blank
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+            for a, o in observations.items()
+            if o["action_mask"].any()
+        }
+        observations, *_ = env.step(actions)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_sees_less_than_everything(name):
+    """From a seat, others' hidden cards or targets are drawn as backs: the picture differs from the full one."""
+    module = game_module(name)
+    seat_view = module.parallel_env(render_mode="rgb_array", render_seat=0, **SHORT[name])
+    full_view = module.parallel_env(render_mode="rgb_array", **SHORT[name])
+    seat_view.reset(seed=1)
+    full_view.reset(seed=1)
+    assert seat_view.state().tolist() == full_view.state().tolist()
+    header = 44  # the title bar names the view, so compare below it
+    assert not np.array_equal(seat_view.render()[header:], full_view.render()[header:])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_picture_follows_the_state(name):
+    """Two different deals give different pictures; the same deal gives the same picture."""
+    module = game_module(name)
+    frames = []
+    for seed in (1, 1, 2):
+        env = module.parallel_env(render_mode="rgb_array", **SHORT[name])
+        env.reset(seed=seed)
+        frames.append(env.render())
+    assert np.array_equal(frames[0], frames[1])
+    assert not np.array_equal(frames[0], frames[2])
+
+
+def test_human_mode_without_a_display_prints_the_text(monkeypatch, capsys):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    env = game_module("stocks_and_bombs").parallel_env(render_mode="human", render_seat=2)
+    env.reset(seed=0)
+    assert env.render() is None
+    out = capsys.readouterr().out
+    assert "Stocks & Bombs  round 1" in out and "player_2 (you)" in out
+    assert env.table._window.fallback
+
+
+def test_human_mode_with_a_display_shows_the_picture_in_a_window(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # a display that needs no screen
+    env = game_module("stonk_market").parallel_env(render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    view = env.table._window
+    assert not view.fallback
+    surface = pygame.display.get_surface()
+    width, height = pictures.frame_size(env.table.game)
+    assert surface.get_size() == (width, height)
+    shown = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))
+    assert np.array_equal(shown, pictures.draw(env.table.game, env.table.states, 0, None))
+    env.close()
+    assert view._screen is None
+
+
+def test_window_falls_back_to_text_when_it_cannot_open(monkeypatch, capsys):
+    monkeypatch.setenv("DISPLAY", ":99")  # names a display that does not exist
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    view = HumanView("test")
+    view.show(np.zeros((4, 4, 3), np.uint8), "the table as text")
+    assert capsys.readouterr().out == "the table as text\n"
+    assert view.fallback
