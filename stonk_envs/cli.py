@@ -14,6 +14,7 @@ SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
+    "soak": "stonk_envs.soak.cli",
     "train": "training.cli",
 }
 
@@ -31,8 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; a bad value it finds is reported as ``stonk-envs <cmd>: error: ...`` (exit 2)."""
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (ValueError, TypeError) as err:
+        print(f"stonk-envs {args.command}: error: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.utils import set_random_seed
 from tqdm import tqdm
 
+from stonk_envs.files import check_output_dir
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
 from training import run_state
@@ -335,7 +336,7 @@ def _next_multiple(step: int, interval: int) -> int:
 
 def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
-    run_dir = Path(config.run_dir)
+    run_dir = check_output_dir(config.run_dir, "run_dir")
     if (run_dir / run_state.LATEST).exists():
         raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
     run_dir.mkdir(parents=True, exist_ok=True)

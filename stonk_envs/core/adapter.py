@@ -26,6 +26,7 @@ from pettingzoo.utils import wrappers
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
+from stonk_envs.core.validation import OptionTypeError, check_choice, check_optional_int, check_seed, is_int
 
 RENDER_MODES = ("ansi", "human")
 ILLEGAL_ACTION_POLICIES = ("raise", "void")
@@ -35,10 +36,9 @@ class GameTable:
     """One game in play: its state record, buffers, spaces and seeding."""
 
     def __init__(self, game: Game, render_mode: str | None, render_seat: int | None):
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        if render_seat is not None and not 0 <= render_seat < game.num_players:
-            raise ValueError(f"render_seat must be None or 0..{game.num_players - 1}, got {render_seat!r}")
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        render_seat = check_optional_int("render_seat", render_seat, 0, game.num_players - 1)
         self.game = game
         self.render_mode = render_mode
         self.render_seat = render_seat
@@ -61,14 +61,17 @@ class GameTable:
         self.action_space = spaces.Discrete(game.num_actions)
         self.state_space = spaces.Box(-np.inf, np.inf, (game.state_size,), dtype=np.float32)
         self.game_over = False
+        self.started = False
         self._masks: list[np.ndarray | None] = [None] * n
 
     def reset(self, seed: int | None) -> None:
         """Start a new game; a given seed makes the whole game reproducible."""
+        seed = check_seed("seed", seed)
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         self.game.reset(self.states, 0, int(self.np_random.integers(2**63)))
         self.game_over = False
+        self.started = True
         self._masks = [None] * self.game.num_players
         self.refresh_actors()
 
@@ -93,6 +96,13 @@ class GameTable:
 
     def mask(self, seat: int) -> np.ndarray:
         return self._mask(seat).copy()
+
+    def seat(self, agent: Any) -> int:
+        """The seat of ``agent``; ``ValueError`` for a name that is not one of the agents."""
+        try:
+            return self.seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"no agent {agent!r}; the agents are {self.agents}") from None
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         obs = np.zeros(self.observation_space["observation"].shape, dtype=np.float32)
@@ -180,9 +190,28 @@ class StonkAECEnv(AECEnv):
         self.agent_selection = self.agents[self._queue[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self.table.observe(self.table.seat_of[agent])
+        self.check_in_play("observe()")
+        return self.table.observe(self.table.seat(agent))
+
+    def check_in_play(self, call: str) -> None:
+        """Raise ``ValueError`` when ``call`` comes before ``reset()`` or after every agent is done."""
+        if not self.table.started:
+            raise ValueError(f"{call} called before reset()")
+        if not self.agents:
+            raise ValueError(f"{call} called after the game ended and every agent was removed; call reset() first")
+
+    def check_action_type(self, action: Any) -> None:
+        """Raise :class:`OptionTypeError` unless ``action`` is None or an integer (not a bool)."""
+        if action is not None and not is_int(action):
+            raise OptionTypeError(f"{self.agent_selection}: action must be an integer or None, got {action!r}")
+
+    def last(self, observe: bool = True):
+        self.check_in_play("last()")
+        return super().last(observe)
 
     def step(self, action: Any) -> None:
+        self.check_in_play("step()")
+        self.check_action_type(action)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -269,8 +298,15 @@ class StonkParallelEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]):
         table = self.table
+        if not table.started:
+            raise ValueError("step() called before reset()")
         if not self.agents:
             raise ValueError("step() called after the game ended; call reset() first")
+        if not isinstance(actions, dict):
+            raise OptionTypeError(f"actions must be a dict from agent name to action, got {actions!r}")
+        unknown = [agent for agent in actions if agent not in table.seat_of]
+        if unknown:
+            raise ValueError(f"actions name no agent of this game: {unknown}; the agents are {self.agents}")
         joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
         submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
         for seat in np.flatnonzero(table.actor_flags):
@@ -354,6 +390,16 @@ class _OrderEnforcing(_DirectReads, wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv):
         self._set_base(env)
         super().__init__(env)
+
+    def step(self, action: Any) -> None:
+        base = self.__dict__["_base"]
+        base.check_in_play("step()")
+        base.check_action_type(action)
+        super().step(action)
+
+    def last(self, observe: bool = True):
+        self.__dict__["_base"].check_in_play("last()")
+        return super().last(observe)
 
     def __str__(self) -> str:
         return str(self.env)

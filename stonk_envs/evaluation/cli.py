@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from stonk_envs.cli_args import output_dir, positive, seed
+from stonk_envs.files import check_output_dir
 from stonk_envs.registry import GAME_MODULES
 
 
@@ -35,14 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="random, heuristic or a policy file, one per seat (default: heuristic, then random in every other seat)",
     )
-    parser.add_argument("--games", type=int, default=1000, help="games to play (default: %(default)s)")
-    parser.add_argument("--num-players", type=int, default=None, help="seats (default: the game's default)")
+    parser.add_argument("--games", type=positive, default=1000, help="games to play (default: %(default)s)")
+    parser.add_argument("--num-players", type=positive, default=None, help="seats (default: the game's default)")
     parser.add_argument("--league", action="store_true", help="seat a random choice of the players in each game")
     parser.add_argument("--env", type=env_option, action="append", default=[], metavar="KEY=VALUE",
                         help="game option, repeatable (e.g. --env tick_cap=50)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games and players (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=None, help="folder for report.json and report.png "
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the games and players (default: %(default)s)")
+    parser.add_argument("--workers", type=positive, default=1, help="worker processes (default: %(default)s)")
+    parser.add_argument("--out", type=output_dir, default=None, help="folder for report.json and report.png "
                         "(default: runs/evaluate/<game>)")
     parser.add_argument("--no-plot", action="store_true", help="skip the figure")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -54,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from stonk_envs.policies.games import make_game
 
     play = league if args.league else evaluate
+    out = check_output_dir(Path("runs") / "evaluate" / args.game if args.out is None else args.out, "--out")
     try:
         players = args.players
         if players is None:
@@ -71,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"stonk-envs evaluate: error: {error}", file=sys.stderr)
         return 2
-    out = args.out if args.out is not None else Path("runs") / "evaluate" / args.game
     print(report.table())
     print(f"report: {report.write_json(out / 'report.json')}")
     if not args.no_plot:

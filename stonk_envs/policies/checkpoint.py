@@ -5,7 +5,7 @@
 - A plain torch policy (:class:`~stonk_envs.policies.torch_policy.MaskedMLP`) is a
   ``torch.save`` file of ``{"metadata": {...}, "state_dict": {...}}``.
 
-Files are written atomically (a temporary file in the same folder, then ``os.replace``), and
+Files are written atomically (:func:`stonk_envs.files.atomic_write`, with the user's umask), and
 :func:`load_policy` refuses a file made for another game, player count, or space size.
 """
 
@@ -15,15 +15,14 @@ import importlib
 import json
 import os
 import platform
-import tempfile
 import zipfile
-from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from stonk_envs.files import atomic_write
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.sb3_policy import SB3Policy
@@ -109,19 +108,6 @@ def _check_metadata(metadata: Any, path: Path) -> dict:
     return metadata
 
 
-def _write_atomically(path: Path, write: Callable[[Path], None]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(Path(temporary))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
-
-
 def save_sb3(model, path: str | os.PathLike, metadata: dict) -> Path:
     """Save an SB3 model as its ``.zip`` (suffix added if missing) with the metadata member."""
     algorithm = type(model).__name__
@@ -138,7 +124,7 @@ def save_sb3(model, path: str | os.PathLike, metadata: dict) -> Path:
         with zipfile.ZipFile(temporary, "a") as archive:
             archive.writestr(METADATA_MEMBER, json.dumps(metadata, indent=2))
 
-    return _write_atomically(path, write)
+    return atomic_write(path, write)
 
 
 def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
@@ -147,7 +133,7 @@ def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
         raise ValueError(f"save_torch saves a MaskedMLP, got {type(net).__name__}")
     metadata = {**_check_metadata(metadata, Path(path)), "architecture": dict(net.hparams)}
     payload = {"metadata": metadata, "state_dict": net.state_dict()}
-    return _write_atomically(Path(path), lambda temporary: torch.save(payload, temporary))
+    return atomic_write(Path(path), lambda temporary: torch.save(payload, temporary))
 
 
 def _read(path: Path) -> tuple[dict, dict | None]:
