@@ -142,7 +142,13 @@ class GameTable:
             info["score"] = float(self.game.scores(self.states, 0)[seat])
         return info
 
+    def check_started(self, call: str) -> None:
+        """Raise ``ValueError`` when ``call`` comes before the first ``reset()``."""
+        if not self.started:
+            raise ValueError(f"{call} called before reset()")
+
     def state(self) -> np.ndarray:
+        self.check_started("state()")
         out = np.zeros(self.game.state_size, dtype=np.float32)
         self.game.state_vector(self.states, 0, out)
         return out
@@ -150,6 +156,7 @@ class GameTable:
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        self.check_started("render()")
         text = self.game.render(self.states, 0, self.render_seat)
         if self.render_mode == "human":
             print(text)

@@ -178,7 +178,13 @@ class BatchEngine:
         The saving engine must have played the same game with the same config and batch size
         (else ``ValueError`` and nothing changes).
         """
-        saved = (state["game"], state["config"].num_players, state["num_envs"])
+        try:
+            saved = (state["game"], state["config"].num_players, state["num_envs"])
+            missing = [name for name in _STATE_ARRAYS if name not in state["arrays"]]
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not an engine state saved by get_state(): {type(err).__name__}: {err}") from None
+        if missing:
+            raise ValueError(f"not an engine state saved by get_state(): no {missing}")
         if saved != (self.game.name, self.num_players, self.num_envs):
             raise ValueError(
                 f"saved engine state is of {saved[2]} {saved[0]} games at {saved[1]} players, "
@@ -197,6 +203,8 @@ class BatchEngine:
 
     def state_vectors(self) -> np.ndarray:
         """The full state of every game, shape (N, state_size), for centralised critics."""
+        if not self._generators:
+            raise ValueError("state_vectors() called before reset()")
         out = np.zeros((self.num_envs, self.game.state_size), np.float32)
         kernels.state_vectors(self.states, out)
         return out

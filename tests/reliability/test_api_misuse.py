@@ -73,3 +73,57 @@ def test_a_huge_unsigned_action_is_reported_as_given():
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 18446744073709551615 is outside 0\.\.148"):
         env.step(np.uint64(2**64 - 1))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_render_and_state_before_reset_are_refused_not_drawn_from_an_empty_record(module):
+    for env in (module.raw_env(render_mode="ansi"), module.parallel_env(render_mode="ansi")):
+        for call in (env.render, env.state):
+            with pytest.raises(ValueError, match=r"called before reset\(\)"):
+                call()
+        env.reset(seed=0)
+        assert env.render() and env.state().any()
+
+
+def test_engine_state_misuse():
+    from stonk_envs import vector
+
+    engine = vector.make("stonk_market", 2)
+    with pytest.raises(ValueError, match=r"state_vectors\(\) called before reset\(\)"):
+        engine.state_vectors()
+    engine.reset(seed=0)
+    saved = engine.get_state()
+    for bad in ({}, None, {"game": "stonk_market"}, {**saved, "arrays": {}}):
+        with pytest.raises(ValueError, match=r"not an engine state saved by get_state\(\)"):
+            engine.set_state(bad)
+    before = engine.states.copy()
+    engine.set_state(saved)
+    assert engine.states.tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"num_games": np.int64(0)}, r"num_games must be 1\.\.1000000000, got 0"),
+        ({"seed": -1}, r"seed must be 0\.\.\d+, got -1"),
+        ({"seed": 1.5}, r"seed must be an integer"),
+        ({"workers": 0}, r"workers must be 1\.\.1024, got 0"),
+        ({"players": "random"}, r"players must be a list of player specs or Policy objects, got 'random'"),
+        ({"env_config": [1]}, r"env_config must be a dict of game options, got \[1\]"),
+        ({"env_config": {"tick_cap": 2**32 + 3}}, r"tick_cap must be 1\.\.2147483647, got 4294967299"),
+    ],
+)
+def test_evaluate_arguments_are_checked_before_any_game(arguments, message):
+    from stonk_envs.evaluation import evaluate, league
+
+    call = {"game": "stonk_market", "players": ["random"] * 4, "num_games": 2, "progress": False, **arguments}
+    for play in (evaluate, league):
+        with pytest.raises(ValueError, match=message):
+            play(**call)
+
+
+def test_evaluate_takes_numpy_integers():
+    from stonk_envs.evaluation import evaluate
+
+    report = evaluate("stonk_market", ["random"] * 4, np.int64(4), seed=np.int64(1), workers=np.int8(1), progress=False)
+    assert report.num_games == 4 and report.seed == 1 and type(report.seed) is int
