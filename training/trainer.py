@@ -351,6 +351,7 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
     run_dir = Path(run_dir)
     if not (run_dir / "config.yaml").is_file():
         raise ValueError(f"{str(run_dir)!r} is not a training run folder (it has no config.yaml)")
+    load_config(run_dir / "config.yaml")  # a malformed file is named here, before it is read as plain YAML
     # a run saved before env_backend existed ran on the Parallel envs, which is not today's default
     era = [] if "env_backend" in OmegaConf.load(run_dir / "config.yaml") else ["env_backend=pettingzoo"]
     saved = load_config(run_dir / "config.yaml", era)

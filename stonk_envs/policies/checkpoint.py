@@ -151,7 +151,8 @@ def _read(path: Path) -> tuple[dict, dict | None]:
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:
-        raise ValueError(f"{path} is not a stonk_envs policy file (corrupt or foreign): {error}") from None
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"{path} is not a stonk_envs policy file (corrupt or foreign): {reason}") from None
     if not isinstance(payload, dict) or not {"metadata", "state_dict"} <= set(payload):
         raise ValueError(f"{path} is not a stonk_envs policy file (no metadata and state_dict)")
     return _check_metadata(payload["metadata"], path), payload["state_dict"]

@@ -91,3 +91,16 @@ def test_errors_raised_inside_any_subcommand_are_reported_the_same_way(monkeypat
     parser._subparsers._group_actions[0].choices["demo"].set_defaults(run=broken)
     status, err = run_cli(["demo"], capsys)
     assert (status, err) == (2, "stonk-envs demo: error: something the command could not use\n")
+
+
+def test_a_run_folder_with_malformed_yaml_is_named_on_resume(tmp_path, capsys):
+    (tmp_path / "config.yaml").write_text("ppo: [1, 2\n")
+    status, err = run_cli(["train", "--resume", str(tmp_path)], capsys)
+    assert status == 2 and "train: error: config file" in err and "is not valid YAML" in err
+
+
+def test_a_policy_file_that_is_not_one_is_named_in_one_line(tmp_path, capsys):
+    fake = tmp_path / "fake.pt"
+    fake.write_bytes(b"\x80\x02garbage")
+    status, err = run_cli(["evaluate", "--players", str(fake), "random", "random", "random", "--games", "2"], capsys)
+    assert status == 2 and f"{fake} is not a stonk_envs policy file" in err and len(err.strip().splitlines()) == 1
