@@ -162,3 +162,22 @@ def test_bad_render_options(options, message):
     for make in (stocks_and_bombs_v0.parallel_env, stocks_and_bombs_v0.raw_env, stocks_and_bombs_v0.env):
         with pytest.raises(ValueError, match=message):
             make(**options)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"learner_seat": 4}, r"learner_seat must be 0\.\.3, got 4"),
+        ({"learner_seat": "0"}, r"learner_seat must be an integer"),
+        ({"rotate_seats": "yes"}, r"rotate_seats must be True or False, got 'yes'"),
+        ({"seed": -2}, r"seed must be 0\.\.\d+, got -2"),
+    ],
+)
+def test_selfplay_views_check_their_arguments(options, message):
+    from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv, SelfPlayVecEnv
+
+    for view in (SelfPlayVecEnv, SelfPlayGymVectorEnv):
+        with pytest.raises(ValueError, match=message):
+            view(vector.make("stocks_and_bombs", 2), **options)
+    view = SelfPlayVecEnv(vector.make("stocks_and_bombs", 2), learner_seat=np.int64(3))
+    assert view.selfplay.seats.tolist() == [3, 3]
