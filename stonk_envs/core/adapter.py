@@ -202,8 +202,7 @@ class StonkAECEnv(AECEnv):
 
     def check_in_play(self, call: str) -> None:
         """Raise ``ValueError`` when ``call`` comes before ``reset()`` or after every agent is done."""
-        if not self.table.started:
-            raise ValueError(f"{call} called before reset()")
+        self.table.check_started(call)
         if not self.agents:
             raise ValueError(f"{call} called after the game ended and every agent was removed; call reset() first")
 
@@ -305,8 +304,7 @@ class StonkParallelEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]):
         table = self.table
-        if not table.started:
-            raise ValueError("step() called before reset()")
+        table.check_started("step()")
         if not self.agents:
             raise ValueError("step() called after the game ended; call reset() first")
         if not isinstance(actions, dict):
