@@ -92,8 +92,9 @@ class StockpileConfig:
         available = self.deck_size - n
         if needed > available:
             raise ValueError(
-                f"{self.num_rounds} rounds of {n} players need {needed} market cards, "
-                f"but the deck holds {available} after the starting shares"
+                f"{self.num_rounds} rounds (rounds={self.rounds}) of {n} players need {needed} market cards, "
+                f"but the deck (stock_per_company={self.stock_per_company}, fee_copies={self.fee_copies}, "
+                f"action_copies={self.action_copies}) holds {available} after the starting shares"
             )
 
     def _set(self, name: str, value) -> None:
