@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "evaluate": "stonk_envs.evaluation.cli",
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",
+    "soak": "stonk_envs.soak.cli",
     "train": "training.cli",
     "train-rllib": "stonk_envs.integrations.rllib_train",
 }
@@ -34,8 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; a bad value it finds is reported as ``stonk-envs <cmd>: error: ...`` (exit 2)."""
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (ValueError, TypeError) as err:
+        print(f"stonk-envs {args.command}: error: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -7,13 +7,16 @@ the wrong type or a value out of range raises ``ValueError`` naming the key.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from stonk_envs.core.validation import SEED_MAX, check_bool, check_choice, check_int, check_number
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.players import HEURISTICS
 
@@ -23,14 +26,22 @@ ENV_BACKENDS = ("pettingzoo", "engine")
 """What runs the training games: each game's PettingZoo Parallel env, or one batched engine for all."""
 
 
-def _positive(name: str, value: float) -> None:
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
+BIG = 10**12
+"""Upper bound of step counts and intervals (far beyond any run)."""
 
 
-def _in_range(name: str, value: float, low: float, high: float) -> None:
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
+def _check(config: Any, prefix: str, checks: dict[str, Callable[[str, Any], Any]]) -> None:
+    """Check and normalise each field with its check (called as ``check(full key, value)``)."""
+    for name, check in checks.items():
+        setattr(config, name, check(prefix + name, getattr(config, name)))
+
+
+def _ints(low: int, high: int = BIG) -> Callable[[str, Any], int]:
+    return lambda key, value: check_int(key, value, low, high)
+
+
+def _numbers(low: float | None = None, high: float | None = None, above: float | None = None):
+    return lambda key, value: check_number(key, value, low, high, above=above)
 
 
 @dataclass
@@ -61,18 +72,21 @@ class PPOConfig:
     """Hidden layer widths of the policy and value networks (separate networks)."""
 
     def __post_init__(self):
-        _positive("ppo.learning_rate", self.learning_rate)
-        for name in ("n_steps", "batch_size", "n_epochs"):
-            _positive(f"ppo.{name}", getattr(self, name))
-        _in_range("ppo.gamma", self.gamma, 0.0, 1.0)
-        _in_range("ppo.gae_lambda", self.gae_lambda, 0.0, 1.0)
-        _positive("ppo.clip_range", self.clip_range)
-        for name in ("ent_coef", "vf_coef"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"ppo.{name} must be >= 0, got {getattr(self, name)}")
-        _positive("ppo.max_grad_norm", self.max_grad_norm)
-        if not self.net_arch or any(width <= 0 for width in self.net_arch):
-            raise ValueError(f"ppo.net_arch must be a non-empty list of positive widths, got {list(self.net_arch)}")
+        _check(self, "ppo.", {
+            "learning_rate": _numbers(high=1.0, above=0.0),
+            "n_steps": _ints(1, 10**7),
+            "batch_size": _ints(1, 10**8),
+            "n_epochs": _ints(1, 10**4),
+            "gamma": _numbers(0.0, 1.0),
+            "gae_lambda": _numbers(0.0, 1.0),
+            "clip_range": _numbers(high=1e6, above=0.0),
+            "ent_coef": _numbers(0.0, 1e6),
+            "vf_coef": _numbers(0.0, 1e6),
+            "max_grad_norm": _numbers(high=1e9, above=0.0),
+        })
+        if not self.net_arch or len(self.net_arch) > 64:
+            raise ValueError(f"ppo.net_arch must be a list of 1..64 layer widths, got {list(self.net_arch)}")
+        self.net_arch = [check_int("each width of ppo.net_arch", width, 1, 2**16) for width in self.net_arch]
 
 
 @dataclass
@@ -93,11 +107,14 @@ class LeagueConfig:
     """Snapshots kept; the oldest is dropped first."""
 
     def __post_init__(self):
+        _check(self, "league.", {
+            **dict.fromkeys(OPPONENT_KINDS, _numbers(0.0, 1e9)),
+            "snapshot_interval": _ints(1),
+            "max_snapshots": _ints(1, 10**4),
+        })
         weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
-        if any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+        if sum(weights.values()) <= 0:
             raise ValueError(f"league weights {weights} must be >= 0 with a positive sum")
-        _positive("league.snapshot_interval", self.snapshot_interval)
-        _positive("league.max_snapshots", self.max_snapshots)
 
     def weights(self) -> dict[str, float]:
         """The opponent mix as probabilities."""
@@ -125,11 +142,13 @@ class EvalConfig:
     of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds."""
 
     def __post_init__(self):
-        if self.interval < 0:
-            raise ValueError(f"eval.interval must be >= 0, got {self.interval}")
-        _positive("eval.num_games", self.num_games)
-        _positive("eval.final_num_games", self.final_num_games)
-        _positive("eval.workers", self.workers)
+        _check(self, "eval.", {
+            "interval": _ints(0),
+            "num_games": _ints(1, 10**9),
+            "final_num_games": _ints(1, 10**9),
+            "workers": _ints(1, 1024),
+            "keep_best": check_bool,
+        })
         if not self.opponents:
             raise ValueError("eval.opponents must name at least one player spec")
 
@@ -169,12 +188,16 @@ class TrainConfig:
         game_module(self.game)  # names the choices for an unknown game
         if "num_players" in self.env_config:
             raise ValueError("env_config must not set num_players; use the top-level num_players")
-        if self.env_backend not in ENV_BACKENDS:
-            raise ValueError(f"env_backend must be one of {list(ENV_BACKENDS)}, got {self.env_backend!r}")
-        for name in ("total_timesteps", "num_envs", "checkpoint_interval", "torch_threads"):
-            _positive(name, getattr(self, name))
-        if self.seed < 0:
-            raise ValueError(f"seed must be >= 0, got {self.seed}")
+        _check(self, "", {
+            "env_backend": lambda key, value: check_choice(key, value, ENV_BACKENDS),
+            "num_players": _ints(1, 64),
+            "total_timesteps": _ints(1),
+            "num_envs": _ints(1, 2**20),
+            "seed": _ints(0, SEED_MAX),
+            "checkpoint_interval": _ints(1),
+            "torch_threads": _ints(1, 1024),
+            "progress": check_bool,
+        })
         if not self.run_dir:
             raise ValueError("run_dir must not be empty")
         rollout = self.num_envs * self.ppo.n_steps
@@ -203,7 +226,13 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
             path = Path(path)
             if not path.is_file():
                 raise ValueError(f"config file {str(path)!r} does not exist")
-            layers.append(OmegaConf.load(path))
+            try:
+                layer = OmegaConf.load(path)
+            except (yaml.YAMLError, UnicodeDecodeError) as err:
+                raise ValueError(f"config file {str(path)!r} is not valid YAML: {_first_line(err)}") from None
+            if not isinstance(layer, DictConfig):
+                raise ValueError(f"invalid training config: {str(path)!r} must hold key: value pairs, not a list")
+            layers.append(layer)
         bad = [item for item in overrides if "=" not in item]
         if bad:
             raise ValueError(f"overrides must be key=value, got {bad}")
@@ -212,6 +241,10 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
         return OmegaConf.to_object(merged)
     except OmegaConfBaseException as err:
         raise ValueError(f"invalid training config: {_describe(err)}") from None
+
+
+def _first_line(err: Exception) -> str:
+    return " ".join(str(err).split())[:300]
 
 
 def _describe(err: OmegaConfBaseException) -> str:

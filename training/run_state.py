@@ -13,32 +13,21 @@ Layout of ``run_dir``::
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+import re
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from stonk_envs.files import atomic_write_bytes, atomic_write_text
+from stonk_envs.policies.checkpoint import read_metadata
+
 LATEST = "latest.json"
+_STEP_FILE = re.compile(r"(?:policy|state)_(\d+)\.(?:zip|pt)")
 
-
-def atomic_write_bytes(path: Path, write) -> None:
-    """Call ``write(file)`` on a temporary file in ``path``'s folder, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically."""
-    atomic_write_bytes(path, lambda handle: handle.write(text.encode()))
+__all__ = ["atomic_write_bytes", "atomic_write_text", "latest_checkpoint", "load_state", "save_state", "write_json"]
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -62,22 +51,73 @@ def save_state(run_dir: Path, step: int, state: dict[str, Any]) -> Path:
     return path
 
 
-def latest_checkpoint(run_dir: Path) -> tuple[int, Path, Path]:
-    """``(step, policy file, state file)`` of the newest complete checkpoint of a run."""
+def _pointed(run_dir: Path) -> tuple[int | None, str]:
+    """The step ``latest.json`` names (None if it is missing or unreadable) and why not."""
     pointer = run_dir / LATEST
     if not pointer.is_file():
-        raise ValueError(f"{str(run_dir)!r} has no {LATEST}; it is not a training run folder with a checkpoint")
+        return None, f"{LATEST} is missing"
     try:
-        latest = json.loads(pointer.read_text())
-        step = int(latest["step"])
-        policy = run_dir / "checkpoints" / latest["policy"]
-        state = run_dir / "checkpoints" / latest["state"]
-    except (ValueError, KeyError, TypeError) as err:
-        raise ValueError(f"{pointer} is corrupt: {err}") from None
+        return int(json.loads(pointer.read_text())["step"]), ""
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
+        return None, f"{LATEST} is unreadable ({type(err).__name__}: {err})"
+
+
+def _saved_steps(run_dir: Path) -> set[int]:
+    folder = run_dir / "checkpoints"
+    if not folder.is_dir():
+        return set()
+    return {int(m.group(1)) for path in folder.iterdir() if (m := _STEP_FILE.fullmatch(path.name))}
+
+
+def checkpoint_problem(run_dir: Path, step: int) -> str | None:
+    """None when the checkpoint of ``step`` is intact (both files readable and of that step), else why not."""
+    policy, state = policy_path(run_dir, step), state_path(run_dir, step)
     for path in (policy, state):
         if not path.is_file():
-            raise ValueError(f"{pointer} names {path.name}, which is missing")
-    return step, policy, state
+            return f"{path.name} is missing"
+    try:
+        if zipfile.is_zipfile(policy):
+            with zipfile.ZipFile(policy) as archive:
+                damaged = archive.testzip()
+            if damaged is not None:
+                return f"{policy.name} is damaged (member {damaged} fails its checksum)"
+        saved_step = read_metadata(policy).get("extra", {}).get("num_timesteps", step)
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as err:
+        return f"{policy.name} is unreadable: {err}"
+    if saved_step != step:
+        return f"{policy.name} holds step {saved_step}, not {step}"
+    try:
+        saved = load_state(state)
+    except ValueError as err:
+        return str(err)
+    if not isinstance(saved, dict) or saved.get("step") != step:
+        found = saved.get("step") if isinstance(saved, dict) else type(saved).__name__
+        return f"{state.name} holds step {found}, not {step}"
+    return None
+
+
+def latest_checkpoint(run_dir: Path, say: Callable[[str], None] = print) -> tuple[int, Path, Path]:
+    """``(step, policy file, state file)`` of the newest intact checkpoint of a run.
+
+    Looks at the step ``latest.json`` names and every checkpoint in ``checkpoints/``, newest
+    first. When the newest is damaged (truncated, garbage, a file missing, steps that disagree)
+    it falls back to the newest intact one and says so through ``say``; ``ValueError`` when
+    there is none.
+    """
+    pointed, pointer_problem = _pointed(run_dir)
+    steps = _saved_steps(run_dir) | ({pointed} if pointed is not None else set())
+    if not steps:
+        raise ValueError(f"{str(run_dir)!r} has no checkpoints; it is not a training run folder with a checkpoint")
+    skipped = [pointer_problem] if pointer_problem else []
+    for step in sorted(steps, reverse=True):
+        problem = checkpoint_problem(run_dir, step)
+        if problem is None:
+            if skipped:
+                say(f"warning: skipped damaged checkpoint data in {run_dir} ({'; '.join(skipped)}); "
+                    f"resuming from the newest intact checkpoint, step {step:,}")
+            return step, policy_path(run_dir, step), state_path(run_dir, step)
+        skipped.append(f"step {step:,}: {problem}")
+    raise ValueError(f"{run_dir} has no intact checkpoint: {'; '.join(skipped)}")
 
 
 def load_state(path: Path) -> dict[str, Any]:

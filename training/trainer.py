@@ -23,6 +23,7 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.utils import set_random_seed
 from tqdm import tqdm
 
+from stonk_envs.files import check_output_dir
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
 from training import run_state
@@ -335,7 +336,7 @@ def _next_multiple(step: int, interval: int) -> int:
 
 def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
-    run_dir = Path(config.run_dir)
+    run_dir = check_output_dir(config.run_dir, "run_dir")
     if (run_dir / run_state.LATEST).exists():
         raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -350,6 +351,7 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
     run_dir = Path(run_dir)
     if not (run_dir / "config.yaml").is_file():
         raise ValueError(f"{str(run_dir)!r} is not a training run folder (it has no config.yaml)")
+    load_config(run_dir / "config.yaml")  # a malformed file is named here, before it is read as plain YAML
     # a run saved before env_backend existed ran on the Parallel envs, which is not today's default
     era = [] if "env_backend" in OmegaConf.load(run_dir / "config.yaml") else ["env_backend=pettingzoo"]
     saved = load_config(run_dir / "config.yaml", era)

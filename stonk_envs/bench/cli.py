@@ -8,41 +8,43 @@ machine. Writes ``bench.json``, ``bench.md`` (tables) and ``bench.png`` to ``--o
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from stonk_envs.bench.report import markdown, plot, summary, write_json
 from stonk_envs.bench.runner import DEFAULT_BATCH_SIZES, run_benchmark
-from stonk_envs.games_index import game_module
+from stonk_envs.cli_args import integer, number, output_dir, positive
+from stonk_envs.files import atomic_write_text
+from stonk_envs.games_index import build_game
 from stonk_envs.registry import GAME_MODULES
+from stonk_envs.vector.engine import MAX_NUM_ENVS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", nargs="+", default=sorted(GAME_MODULES), help="games (default: all)")
-    parser.add_argument("--num-players", type=int, default=4, help="players in every game (default: %(default)s)")
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=list(DEFAULT_BATCH_SIZES),
+    parser.add_argument("--games", nargs="+", default=sorted(GAME_MODULES), choices=sorted(GAME_MODULES),
+                        help="games (default: all)")
+    parser.add_argument("--num-players", type=positive, default=4, help="players in every game (default: %(default)s)")
+    parser.add_argument("--batch-sizes", type=integer(1, MAX_NUM_ENVS), nargs="+", default=list(DEFAULT_BATCH_SIZES),
                         help="batch sizes of the engine (default: %(default)s)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="timed seconds per figure (default: %(default)s)")
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--seconds", type=number(high=MAX_SECONDS, above=0), default=1.0,
+                        help="timed seconds per figure (default: %(default)s)")
+    parser.add_argument("--repeats", type=integer(1, 1000), default=3,
                         help="interleaved rounds of every figure; the best counts (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=Path("runs/bench"), help="output folder (default: %(default)s)")
+    parser.add_argument("--out", type=output_dir, default="runs/bench", help="output folder (default: %(default)s)")
     parser.add_argument("--no-plot", action="store_true", help="skip the plot")
+
+
+MAX_SECONDS = 3600.0
+"""Longest timed stretch per figure."""
 
 
 def run(args: argparse.Namespace) -> int:
     for name in args.games:
-        game_module(name)  # a clear error for a wrong name, before anything is timed
-    if args.seconds <= 0:
-        raise ValueError(f"--seconds must be positive, got {args.seconds}")
-    if args.repeats < 1:
-        raise ValueError(f"--repeats must be positive, got {args.repeats}")
-    if any(size < 1 for size in args.batch_sizes):
-        raise ValueError(f"--batch-sizes must be positive, got {args.batch_sizes}")
+        build_game(name, num_players=args.num_players)  # a clear error before anything is timed
     players = dict.fromkeys(args.games, args.num_players)
     results = run_benchmark(args.games, players, args.batch_sizes, args.seconds, args.repeats)
     print()
     print(summary(results))
     write_json(results, args.out / "bench.json")
-    (args.out / "bench.md").write_text(markdown(results))
+    atomic_write_text(args.out / "bench.md", markdown(results))
     print(f"\nwrote {args.out / 'bench.json'} and {args.out / 'bench.md'}")
     if not args.no_plot:
         plot(results, args.out / "bench.png")

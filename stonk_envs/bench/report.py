@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from stonk_envs.bench.runner import BAR_AEC_RATIO, BAR_ENGINE_BATCH, BAR_ENGINE_STEPS, BAR_PEER, PEERS
+from stonk_envs.files import atomic_write_text
 
 
 def summary(results: dict) -> str:
@@ -71,8 +72,7 @@ def markdown(results: dict) -> str:
 
 
 def write_json(results: dict, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results, indent=2) + "\n")
+    atomic_write_text(path, json.dumps(results, indent=2) + "\n")
 
 
 def plot(results: dict, path: Path) -> None:

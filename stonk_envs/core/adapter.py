@@ -27,6 +27,7 @@ from stonk_envs import render as pictures
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
+from stonk_envs.core.validation import OptionTypeError, check_choice, check_optional_int, check_seed, is_int
 from stonk_envs.render.window import HumanView
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -34,32 +35,16 @@ ILLEGAL_ACTION_POLICIES = ("raise", "void")
 WRAPPED_ILLEGAL_ACTION_POLICIES = ("terminate", "void")
 
 
-def check_max_cycles(max_cycles: Any) -> int | None:
-    """``max_cycles`` if it is None or a positive integer, else ``ValueError`` naming it."""
-    if max_cycles is not None and (
-        isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1
-    ):
-        raise ValueError(f"max_cycles must be None or a positive integer, got {max_cycles!r}")
-    return None if max_cycles is None else int(max_cycles)
-
-
-def check_illegal_action(illegal_action: Any, allowed: tuple[str, ...]) -> str:
-    if illegal_action not in allowed:
-        raise ValueError(f"illegal_action must be one of {allowed}, got {illegal_action!r}")
-    return illegal_action
-
-
 class GameTable:
     """One game in play: its state record, buffers, spaces and seeding."""
 
     def __init__(self, game: Game, render_mode: str | None, render_seat: int | None, max_cycles: int | None = None):
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        if render_seat is not None and not 0 <= render_seat < game.num_players:
-            raise ValueError(f"render_seat must be None or 0..{game.num_players - 1}, got {render_seat!r}")
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        render_seat = check_optional_int("render_seat", render_seat, 0, game.num_players - 1)
         self.game = game
         self.render_mode = render_mode
-        self.max_cycles = check_max_cycles(max_cycles)
+        self.max_cycles = check_optional_int("max_cycles", max_cycles, 1)
         self.cycles = 0
         """Game steps resolved since the reset (a cycle: every acting seat acted once)."""
         self.truncated = False
@@ -83,6 +68,7 @@ class GameTable:
         self.action_space = spaces.Discrete(game.num_actions)
         self.state_space = spaces.Box(-np.inf, np.inf, (game.state_size,), dtype=np.float32)
         self.game_over = False
+        self.started = False
         self._masks: list[np.ndarray | None] = [None] * n
         self.recorder = None
         """A :class:`stonk_envs.records.Recorder` told of every reset and step, or None."""
@@ -90,6 +76,7 @@ class GameTable:
 
     def reset(self, seed: int | None) -> None:
         """Start a new game; a given seed makes the whole game reproducible."""
+        seed = check_seed("seed", seed)
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         deal_seed = int(self.np_random.integers(2**63))
@@ -99,6 +86,7 @@ class GameTable:
         self.game_over = False
         self.cycles = 0
         self.truncated = False
+        self.started = True
         self._masks = [None] * self.game.num_players
         self.refresh_actors()
 
@@ -123,6 +111,13 @@ class GameTable:
 
     def mask(self, seat: int) -> np.ndarray:
         return self._mask(seat).copy()
+
+    def seat(self, agent: Any) -> int:
+        """The seat of ``agent``; ``ValueError`` for a name that is not one of the agents."""
+        try:
+            return self.seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"no agent {agent!r}; the agents are {self.agents}") from None
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         obs = np.zeros(self.observation_space["observation"].shape, dtype=np.float32)
@@ -177,7 +172,13 @@ class GameTable:
             info["score"] = float(self.game.scores(self.states, 0)[seat])
         return info
 
+    def check_started(self, call: str) -> None:
+        """Raise ``ValueError`` when ``call`` comes before the first ``reset()``."""
+        if not self.started:
+            raise ValueError(f"{call} called before reset()")
+
     def state(self) -> np.ndarray:
+        self.check_started("state()")
         out = np.zeros(self.game.state_size, dtype=np.float32)
         self.game.state_vector(self.states, 0, out)
         return out
@@ -185,6 +186,7 @@ class GameTable:
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
+        self.check_started("render()")
         if self.render_mode == "rgb_array":
             return pictures.draw(self.game, self.states, 0, self.render_seat)
         text = self.game.render(self.states, 0, self.render_seat)
@@ -222,7 +224,7 @@ class StonkAECEnv(AECEnv):
     ):
         super().__init__()
         self.metadata = metadata
-        self.illegal_action = check_illegal_action(illegal_action, ILLEGAL_ACTION_POLICIES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
         self.table = GameTable(game, render_mode, render_seat, max_cycles)
         self._submitted_void = np.zeros(game.num_players, dtype=np.int8)
         self.render_mode = render_mode
@@ -252,9 +254,27 @@ class StonkAECEnv(AECEnv):
         self.agent_selection = self.agents[self._queue[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self.table.observe(self.table.seat_of[agent])
+        self.check_in_play("observe()")
+        return self.table.observe(self.table.seat(agent))
+
+    def check_in_play(self, call: str) -> None:
+        """Raise ``ValueError`` when ``call`` comes before ``reset()`` or after every agent is done."""
+        self.table.check_started(call)
+        if not self.agents:
+            raise ValueError(f"{call} called after the game ended and every agent was removed; call reset() first")
+
+    def check_action_type(self, action: Any) -> None:
+        """Raise :class:`OptionTypeError` unless ``action`` is None or an integer (not a bool)."""
+        if action is not None and not is_int(action):
+            raise OptionTypeError(f"{self.agent_selection}: action must be an integer or None, got {action!r}")
+
+    def last(self, observe: bool = True):
+        self.check_in_play("last()")
+        return super().last(observe)
 
     def step(self, action: Any) -> None:
+        self.check_in_play("step()")
+        self.check_action_type(action)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -324,7 +344,7 @@ class StonkParallelEnv(ParallelEnv):
         illegal_action: str = "void",
         max_cycles: int | None = None,
     ):
-        self.illegal_action = check_illegal_action(illegal_action, ILLEGAL_ACTION_POLICIES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
         self.metadata = metadata
         self.table = GameTable(game, render_mode, render_seat, max_cycles)
         self.render_mode = render_mode
@@ -355,8 +375,14 @@ class StonkParallelEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]):
         table = self.table
+        table.check_started("step()")
         if not self.agents:
             raise ValueError("step() called after the game ended; call reset() first")
+        if not isinstance(actions, dict):
+            raise OptionTypeError(f"actions must be a dict from agent name to action, got {actions!r}")
+        unknown = [agent for agent in actions if agent not in table.seat_of]
+        if unknown:
+            raise ValueError(f"actions name no agent of this game: {unknown}; the agents are {self.agents}")
         joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
         submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
         for seat in np.flatnonzero(table.actor_flags):
@@ -440,6 +466,16 @@ class _OrderEnforcing(_DirectReads, wrappers.OrderEnforcingWrapper):
         self._set_base(env)
         super().__init__(env)
 
+    def step(self, action: Any) -> None:
+        base = self.__dict__["_base"]
+        base.check_in_play("step()")
+        base.check_action_type(action)
+        super().step(action)
+
+    def last(self, observe: bool = True):
+        self.__dict__["_base"].check_in_play("last()")
+        return super().last(observe)
+
     def __str__(self) -> str:
         return str(self.env)
 
@@ -482,7 +518,7 @@ def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, 
         An illegal move ends the game with reward -1 for the offender (``"terminate"``), or is
         void (``"void"``, as in the Parallel env).
         """
-        check_illegal_action(illegal_action, WRAPPED_ILLEGAL_ACTION_POLICIES)
+        check_choice("illegal_action", illegal_action, WRAPPED_ILLEGAL_ACTION_POLICIES)
         raw_policy = "void" if illegal_action == "void" else "raise"
         wrapped = raw_env(render_mode, render_seat, raw_policy, max_cycles, **config)
         if illegal_action == "terminate":

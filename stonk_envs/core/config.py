@@ -18,12 +18,3 @@ def build_config(config_cls: type[C], options: dict[str, Any]) -> C:
             f"known options: {sorted(known)}"
         )
     return config_cls(**options)
-
-
-def check_int_range(name: str, value: Any, low: int, high: int | None = None) -> None:
-    """Raise ``ValueError`` unless ``value`` is an int in [low, high] (high None: no limit)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}, got {value}")

@@ -6,9 +6,10 @@ quickly and ``stonk-envs --help`` works without the ``evaluation`` extra.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from stonk_envs.core.validation import SEED_MAX, OptionTypeError, check_int
 from stonk_envs.policies.games import make_game
 
 if TYPE_CHECKING:
@@ -24,13 +25,26 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'stonk_envs.evaluation' has no attribute {name!r}")
 
 
-def _settings(game: str, num_games: int, num_players: int | None, env_config: dict | None) -> tuple[int, dict]:
-    if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
-        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+MAX_GAMES = 10**9
+MAX_WORKERS = 1024
+
+
+def _settings(
+    game: str, players: Sequence, num_games: int, num_players: int | None, env_config: dict | None, seed: int,
+    workers: int,
+) -> tuple[int, int, dict, int, int]:
+    """The checked ``(num_games, num_players, env_config, seed, workers)`` of a tournament."""
+    num_games = check_int("num_games", num_games, 1, MAX_GAMES)
+    seed = check_int("seed", seed, 0, SEED_MAX)
+    workers = check_int("workers", workers, 1, MAX_WORKERS)
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise OptionTypeError(f"players must be a list of player specs or Policy objects, got {players!r}")
+    if env_config is not None and not isinstance(env_config, Mapping):
+        raise OptionTypeError(f"env_config must be a dict of game options, got {env_config!r}")
     env_config = dict(env_config or {})
     num_players = make_game(game, num_players, env_config).num_players
     env_config.pop("num_players", None)
-    return num_players, env_config
+    return num_games, num_players, env_config, seed, workers
 
 
 def evaluate(
@@ -52,7 +66,9 @@ def evaluate(
     seat equally often when ``num_games`` is a multiple of the player count. ``save`` is
     ``(GameChoice, folder)``: the records of the chosen games are written there.
     """
-    num_players, env_config = _settings(game, num_games, num_players, env_config)
+    num_games, num_players, env_config, seed, workers = _settings(
+        game, players, num_games, num_players, env_config, seed, workers
+    )
     if len(players) != num_players:
         raise ValueError(f"{game} with {num_players} players needs {num_players} players, got {len(players)}")
     from stonk_envs.evaluation.runner import rotated_seatings, run_tournament
@@ -73,7 +89,9 @@ def league(
     save: tuple | None = None,
 ) -> EvaluationReport:
     """Rate a league of at least ``num_players`` entries: each game seats a random choice of them."""
-    num_players, env_config = _settings(game, num_games, num_players, env_config)
+    num_games, num_players, env_config, seed, workers = _settings(
+        game, players, num_games, num_players, env_config, seed, workers
+    )
     if len(players) < num_players:
         raise ValueError(f"a league of {game} at {num_players} players needs at least {num_players} entries")
     from stonk_envs.evaluation.runner import league_seatings, run_tournament

@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from stonk_envs.cli_args import output_dir, positive, seed
+from stonk_envs.files import check_output_dir
 from stonk_envs.registry import GAME_MODULES
 
 
@@ -45,14 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="random, heuristic or a policy file, one per seat (default: heuristic, then random in every other seat)",
     )
-    parser.add_argument("--games", type=int, default=1000, help="games to play (default: %(default)s)")
-    parser.add_argument("--num-players", type=int, default=None, help="seats (default: the game's default)")
+    parser.add_argument("--games", type=positive, default=1000, help="games to play (default: %(default)s)")
+    parser.add_argument("--num-players", type=positive, default=None, help="seats (default: the game's default)")
     parser.add_argument("--league", action="store_true", help="seat a random choice of the players in each game")
     parser.add_argument("--env", type=env_option, action="append", default=[], metavar="KEY=VALUE",
                         help="game option, repeatable (e.g. --env tick_cap=50)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games and players (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=None, help="folder for report.json and report.png "
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the games and players (default: %(default)s)")
+    parser.add_argument("--workers", type=positive, default=1, help="worker processes (default: %(default)s)")
+    parser.add_argument("--out", type=output_dir, default=None, help="folder for report.json and report.png "
                         "(default: runs/evaluate/<game>)")
     parser.add_argument("--no-plot", action="store_true", help="skip the figure")
     parser.add_argument("--save-records", type=game_choice, default=None, metavar="CHOICE",
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from stonk_envs.policies.games import make_game
 
     play = league if args.league else evaluate
-    out = args.out if args.out is not None else Path("runs") / "evaluate" / args.game
+    out = check_output_dir(Path("runs") / "evaluate" / args.game if args.out is None else args.out, "--out")
     save = (args.save_records, out / "records") if args.save_records is not None else None
     if save is not None and save[1].exists() and not save[1].is_dir():
         print(f"stonk-envs evaluate: error: {save[1]} exists and is not a folder for the records", file=sys.stderr)

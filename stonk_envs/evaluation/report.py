@@ -10,6 +10,7 @@ import numpy as np
 
 from stonk_envs.evaluation.ratings import rate_games
 from stonk_envs.evaluation.stats import wilson_interval
+from stonk_envs.files import atomic_write_text
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,7 @@ class EvaluationReport:
         return asdict(self)
 
     def write_json(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n")
-        return path
+        return atomic_write_text(path, json.dumps(self.to_dict(), indent=2) + "\n")
 
     def player(self, name: str) -> PlayerResult:
         for result in self.players:

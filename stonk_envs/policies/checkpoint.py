@@ -7,7 +7,7 @@
 - An RLlib learner module is its checkpoint folder with ``stonk_envs_metadata.json`` in it
   (:mod:`stonk_envs.integrations.rllib_modules`; needs the ``rllib`` extra).
 
-Files are written atomically (a temporary file in the same folder, then ``os.replace``), and
+Files are written atomically (:func:`stonk_envs.files.atomic_write`, with the user's umask), and
 :func:`load_policy` refuses a file made for another game, player count, or space size.
 """
 
@@ -17,15 +17,14 @@ import importlib
 import json
 import os
 import platform
-import tempfile
 import zipfile
-from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from stonk_envs.files import atomic_write
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.sb3_policy import SB3Policy
@@ -111,19 +110,6 @@ def _check_metadata(metadata: Any, path: Path) -> dict:
     return metadata
 
 
-def _write_atomically(path: Path, write: Callable[[Path], None]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(Path(temporary))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
-
-
 def save_sb3(model, path: str | os.PathLike, metadata: dict) -> Path:
     """Save an SB3 model as its ``.zip`` (suffix added if missing) with the metadata member."""
     algorithm = type(model).__name__
@@ -140,7 +126,7 @@ def save_sb3(model, path: str | os.PathLike, metadata: dict) -> Path:
         with zipfile.ZipFile(temporary, "a") as archive:
             archive.writestr(METADATA_MEMBER, json.dumps(metadata, indent=2))
 
-    return _write_atomically(path, write)
+    return atomic_write(path, write)
 
 
 def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
@@ -149,7 +135,7 @@ def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
         raise ValueError(f"save_torch saves a MaskedMLP, got {type(net).__name__}")
     metadata = {**_check_metadata(metadata, Path(path)), "architecture": dict(net.hparams)}
     payload = {"metadata": metadata, "state_dict": net.state_dict()}
-    return _write_atomically(Path(path), lambda temporary: torch.save(payload, temporary))
+    return atomic_write(Path(path), lambda temporary: torch.save(payload, temporary))
 
 
 def _read(path: Path) -> tuple[dict, dict | None]:
@@ -173,7 +159,8 @@ def _read(path: Path) -> tuple[dict, dict | None]:
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:
-        raise ValueError(f"{path} is not a stonk_envs policy file (corrupt or foreign): {error}") from None
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"{path} is not a stonk_envs policy file (corrupt or foreign): {reason}") from None
     if not isinstance(payload, dict) or not {"metadata", "state_dict"} <= set(payload):
         raise ValueError(f"{path} is not a stonk_envs policy file (no metadata and state_dict)")
     return _check_metadata(payload["metadata"], path), payload["state_dict"]

@@ -7,9 +7,10 @@ self-play views.
 
 from __future__ import annotations
 
+from stonk_envs.core.validation import check_int
 from stonk_envs.games_index import build_game
 from stonk_envs.registry import GAME_MODULES
-from stonk_envs.vector.engine import BatchEngine
+from stonk_envs.vector.engine import MAX_NUM_ENVS, BatchEngine
 
 
 def make(name: str, num_envs: int, *, parallel: bool | None = None, observe: str = "all", **config) -> BatchEngine:
@@ -17,10 +18,9 @@ def make(name: str, num_envs: int, *, parallel: bool | None = None, observe: str
 
     ``parallel`` and ``observe`` are the engine's options (see :mod:`stonk_envs.vector.engine`).
     """
-    if name not in GAME_MODULES:
+    if not isinstance(name, str) or name not in GAME_MODULES:
         raise ValueError(f"no batched engine for game {name!r}; available: {sorted(GAME_MODULES)}")
-    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    num_envs = check_int("num_envs", num_envs, 1, MAX_NUM_ENVS)
     return BatchEngine(build_game(name, **config), num_envs, parallel, observe)
 
 

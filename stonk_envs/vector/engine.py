@@ -29,12 +29,15 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from stonk_envs.core.game import Game
+from stonk_envs.core.validation import check_choice, check_int, check_optional_bool, check_seed
 from stonk_envs.vector import kernels
 from stonk_envs.vector.batch_ops import RNG_DTYPE, actor_actions_parallel, actor_actions_serial, first_illegal
 
 PARALLEL_FROM = 256
 """Batches of at least this many games use the multi-threaded kernels by default."""
 OBSERVE_MODES = ("all", "actors")
+MAX_NUM_ENVS = 2**24
+"""Most games one engine holds (several GiB of state and buffers for the largest game)."""
 _STATE_ARRAYS = ("states", "obs", "masks", "actors", "rewards", "voids", "terminated", "final_obs", "final_states",
                  "_joint", "_next_seeds", "_action_streams")
 """The buffers :meth:`BatchEngine.get_state` saves: all that the next steps or their readers depend on."""
@@ -48,8 +51,9 @@ class BatchEngine:
     """N games of one kind in lockstep, with auto-reset; see the module docstring."""
 
     def __init__(self, game: Game, num_envs: int, parallel: bool | None = None, observe: str = "all"):
-        if observe not in OBSERVE_MODES:
-            raise ValueError(f"observe must be one of {OBSERVE_MODES}, got {observe!r}")
+        observe = check_choice("observe", observe, OBSERVE_MODES)
+        parallel = check_optional_bool("parallel", parallel)
+        num_envs = check_int("num_envs", num_envs, 1, MAX_NUM_ENVS)
         self.config = game.config
         self.game = game
         self.num_envs = num_envs
@@ -57,7 +61,7 @@ class BatchEngine:
         self.num_actions = a = self.game.num_actions
         self.obs_size = o = len(self.game.observation_bounds[0])
         self.agent_names = [f"player_{p}" for p in range(n)]
-        self.parallel = num_envs >= PARALLEL_FROM if parallel is None else bool(parallel)
+        self.parallel = num_envs >= PARALLEL_FROM if parallel is None else parallel
         self._observe_all = observe == "all"
         self._args = game.init_args()
         self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
@@ -89,10 +93,9 @@ class BatchEngine:
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start a new game in every slot; returns ``(obs, masks)``."""
+        seed = check_seed("seed", seed)
         if seed is None:
             seed = int(np.random.default_rng().integers(2**62))
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
         self._generators = [seeding.np_random(int(seed) + i)[0] for i in range(self.num_envs)]
         seeds = np.array([g.integers(2**63) for g in self._generators], np.int64)
         self._next_seeds[:] = [g.integers(2**63) for g in self._generators]
@@ -118,22 +121,26 @@ class BatchEngine:
         """
         if not self._generators:
             raise ValueError("step() called before reset()")
-        actions = np.asarray(actions)
-        if actions.shape != self._joint.shape or actions.dtype.kind not in "iu":
+        given = np.asarray(actions)
+        if given.shape != self._joint.shape or given.dtype.kind not in "iu":
             raise ValueError(
-                f"actions must be an integer array of shape {self._joint.shape}, got {actions.dtype} {actions.shape}"
+                f"actions must be an integer array of shape {self._joint.shape}, got {given.dtype} {given.shape}"
             )
-        actions = actions.astype(np.int64, copy=False)
+        actions = given.astype(np.int64, copy=False)
         if active is None:
             active = self._all_active
         else:
-            active = np.asarray(active, dtype=np.bool_)
-            if active.shape != (self.num_envs,):
-                raise ValueError(f"active must have shape ({self.num_envs},), got {active.shape}")
+            active = np.asarray(active)
+            if active.shape != (self.num_envs,) or active.dtype != np.bool_:
+                raise ValueError(f"active must be a bool array of shape ({self.num_envs},), got {active.dtype} "
+                                 f"{active.shape}")
         bad = first_illegal(actions, self.masks, self.actors, active)
         if bad >= 0:
             i, p = divmod(bad, self.num_players)
-            raise ValueError(f"game {i}, {self.agent_names[p]}: action {actions[i, p]} is illegal")
+            raise ValueError(
+                f"game {i}, {self.agent_names[p]}: action {given[i, p]} is illegal (legal: the seat's mask, "
+                f"0..{self.num_actions - 1})"
+            )
         run = kernels.step_parallel if self.parallel else kernels.step_serial
         out = (self.rewards, self.voids, self.terminated, self.final_obs, self.final_states, self.obs, self.masks,
                self.actors)
@@ -171,7 +178,13 @@ class BatchEngine:
         The saving engine must have played the same game with the same config and batch size
         (else ``ValueError`` and nothing changes).
         """
-        saved = (state["game"], state["config"].num_players, state["num_envs"])
+        try:
+            saved = (state["game"], state["config"].num_players, state["num_envs"])
+            missing = [name for name in _STATE_ARRAYS if name not in state["arrays"]]
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not an engine state saved by get_state(): {type(err).__name__}: {err}") from None
+        if missing:
+            raise ValueError(f"not an engine state saved by get_state(): no {missing}")
         if saved != (self.game.name, self.num_players, self.num_envs):
             raise ValueError(
                 f"saved engine state is of {saved[2]} {saved[0]} games at {saved[1]} players, "
@@ -190,6 +203,8 @@ class BatchEngine:
 
     def state_vectors(self) -> np.ndarray:
         """The full state of every game, shape (N, state_size), for centralised critics."""
+        if not self._generators:
+            raise ValueError("state_vectors() called before reset()")
         out = np.zeros((self.num_envs, self.game.state_size), np.float32)
         kernels.state_vectors(self.states, out)
         return out

@@ -32,6 +32,7 @@ from gymnasium.vector.utils import batch_space
 from stable_baselines3.common.vec_env import VecEnv
 
 from stonk_envs.core.game import NO_ACTION
+from stonk_envs.core.validation import check_bool, check_optional_int, check_seed
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.vector.engine import BatchEngine
 
@@ -52,15 +53,11 @@ class SelfPlay:
         rotate_seats: bool = False,
     ):
         n, p = engine.num_envs, engine.num_players
-        if learner_seat is None:
-            self.seats = np.arange(n) % p
-        elif isinstance(learner_seat, bool) or not isinstance(learner_seat, int) or not 0 <= learner_seat < p:
-            raise ValueError(f"learner_seat must be None or an integer in 0..{p - 1}, got {learner_seat!r}")
-        else:
-            self.seats = np.full(n, learner_seat)
+        learner_seat = check_optional_int("learner_seat", learner_seat, 0, p - 1)
+        self.seats = np.arange(n) % p if learner_seat is None else np.full(n, learner_seat)
         self.engine = engine
-        self.rotate_seats = rotate_seats
-        self.rng = np.random.default_rng(seed)
+        self.rotate_seats = check_bool("rotate_seats", rotate_seats)
+        self.rng = np.random.default_rng(check_seed("seed", seed))
         self.pending_seed = seed
         """Deals the first games when the first :meth:`reset` names no seed."""
         self.rows = np.arange(n)

@@ -55,7 +55,7 @@ def test_aec_env_truncates_stockpile_after_max_cycles_decisions():
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True, "4"])
 def test_bad_max_cycles_is_refused(bad):
-    with pytest.raises(ValueError, match="max_cycles must be None or a positive integer"):
+    with pytest.raises(ValueError, match="max_cycles must be"):
         stocks_and_bombs_v0.parallel_env(max_cycles=bad)
 
 

@@ -75,7 +75,7 @@ def test_parallel_missing_action_is_an_error():
     [
         ({"num_players": 3}, r"num_players must be 4\.\.6, got 3"),
         ({"num_players": "4"}, "num_players must be an integer"),
-        ({"tick_cap": 0}, r"tick_cap must be >= 1"),
+        ({"tick_cap": 0}, r"tick_cap must be 1\.\.2147483647, got 0"),
         ({"reward_mode": "points"}, "reward_mode must be one of"),
         ({"tick_limit": 5}, r"unknown option\(s\) \['tick_limit'\]"),
         ({"render_mode": "rgb"}, "render_mode must be one of"),

@@ -154,7 +154,7 @@ def test_resume_needs_a_run_folder(tmp_path):
 
 def test_resume_needs_a_checkpoint(tmp_path):
     (tmp_path / "config.yaml").write_text("total_timesteps: 10\n")
-    with pytest.raises(ValueError, match=r"no latest\.json"):
+    with pytest.raises(ValueError, match=r"has no checkpoints"):
         resume(tmp_path)
 
 

@@ -87,7 +87,7 @@ def test_opponents_play_every_other_seat():
     view.step(first_legal(masks))
     # 5 games x 5 opponent seats, all acting in a tick
     assert opponent.sizes == [25]
-    with pytest.raises(ValueError, match=r"learner_seat must be None or an integer in 0\.\.5"):
+    with pytest.raises(ValueError, match=r"learner_seat must be 0\.\.5, got 6"):
         SelfPlay(view.engine, learner_seat=6)
     with pytest.raises(ValueError, match="expected 5 actions"):
         view.step(np.zeros(4, np.int64))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stonk_envs.core.config import check_int_range
-from stonk_envs.core.rewards import reward_mode_code
+from stonk_envs.core.rewards import REWARD_MODES
+from stonk_envs.core.validation import check_choice, check_int, check_number, check_optional_int
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROUNDS_BY_PLAYERS = {3: 7, 4: 6, 5: 5}
@@ -14,6 +14,10 @@ MAX_BID_VALUES = 16
 MAX_STOCK_PER_COMPANY = 15
 MAX_FEE_COPIES = 8
 MAX_ACTION_COPIES = 8
+MAX_ROUNDS = 1000
+"""More rounds than any deck can deal (the deck check below is the real limit)."""
+MIN_REWARD_SCALE, MAX_REWARD_SCALE = 1e-3, 1e12
+"""reward_scale's range: a finite scale whose rewards stay finite in float32."""
 
 
 @dataclass(frozen=True)
@@ -58,38 +62,44 @@ class StockpileConfig:
     """$K that count as 1.0 in the ``score_diff`` and ``round_diff`` modes."""
 
     def __post_init__(self):
-        n = self.num_players
-        check_int_range("num_players", n, MIN_PLAYERS, MAX_PLAYERS)
-        if self.rounds is not None:
-            check_int_range("rounds", self.rounds, 1)
-        check_int_range("starting_cash", self.starting_cash, 0, 10_000)
-        check_int_range("max_price", self.max_price, 1, 100)
-        check_int_range("start_price", self.start_price, 1, self.max_price)
-        check_int_range("split_reset", self.split_reset, 1, self.max_price)
-        for name in ("split_bonus", "dividend_regular", "dividend_split", "majority_bonus", "majority_tie_bonus"):
-            check_int_range(name, getattr(self, name), 0, 1000)
-        check_int_range("action_move", self.action_move, 1, 10)
-        check_int_range("stock_per_company", self.stock_per_company, 1, MAX_STOCK_PER_COMPANY)
-        check_int_range("fee_copies", self.fee_copies, 0, MAX_FEE_COPIES)
-        check_int_range("action_copies", self.action_copies, 0, MAX_ACTION_COPIES)
+        ints = {
+            "num_players": (MIN_PLAYERS, MAX_PLAYERS),
+            "starting_cash": (0, 10_000),
+            "max_price": (1, 100),
+            **dict.fromkeys(("split_bonus", "dividend_regular", "dividend_split", "majority_bonus",
+                             "majority_tie_bonus"), (0, 1000)),
+            "action_move": (1, 10),
+            "stock_per_company": (1, MAX_STOCK_PER_COMPANY),
+            "fee_copies": (0, MAX_FEE_COPIES),
+            "action_copies": (0, MAX_ACTION_COPIES),
+        }
+        for name, (low, high) in ints.items():
+            self._set(name, check_int(name, getattr(self, name), low, high))
+        for name in ("start_price", "split_reset"):
+            self._set(name, check_int(f"{name} (at most max_price={self.max_price})", getattr(self, name), 1,
+                                      self.max_price))
+        self._set("rounds", check_optional_int("rounds", self.rounds, 1, MAX_ROUNDS))
+        self._set("reward_mode", check_choice("reward_mode", self.reward_mode, REWARD_MODES))
+        self._set("reward_scale", check_number("reward_scale", self.reward_scale, MIN_REWARD_SCALE, MAX_REWARD_SCALE))
         bids = self.bid_values
-        if not isinstance(bids, (tuple, list)) or not 2 <= len(bids) <= MAX_BID_VALUES:
+        if isinstance(bids, (str, bytes)) or not hasattr(bids, "__len__") or not 2 <= len(bids) <= MAX_BID_VALUES:
             raise ValueError(f"bid_values must be a tuple of 2..{MAX_BID_VALUES} integers, got {bids!r}")
-        for v in bids:
-            check_int_range("each of bid_values", v, 0, 10_000)
+        bids = tuple(check_int("each of bid_values", v, 0, 10_000) for v in bids)
         if bids[0] != 0 or any(bids[k + 1] <= bids[k] for k in range(len(bids) - 1)):
-            raise ValueError(f"bid_values must start at 0 and strictly increase, got {tuple(bids)}")
-        object.__setattr__(self, "bid_values", tuple(bids))
-        reward_mode_code(self.reward_mode)
-        if not isinstance(self.reward_scale, (int, float)) or not self.reward_scale > 0:
-            raise ValueError(f"reward_scale must be a positive number, got {self.reward_scale!r}")
+            raise ValueError(f"bid_values must start at 0 and strictly increase, got {bids}")
+        self._set("bid_values", bids)
+        n = self.num_players
         needed = self.num_rounds * 3 * n
         available = self.deck_size - n
         if needed > available:
             raise ValueError(
-                f"{self.num_rounds} rounds of {n} players need {needed} market cards, "
-                f"but the deck holds {available} after the starting shares"
+                f"{self.num_rounds} rounds (rounds={self.rounds}) of {n} players need {needed} market cards, "
+                f"but the deck (stock_per_company={self.stock_per_company}, fee_copies={self.fee_copies}, "
+                f"action_copies={self.action_copies}) holds {available} after the starting shares"
             )
+
+    def _set(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
 
     @property
     def num_rounds(self) -> int:

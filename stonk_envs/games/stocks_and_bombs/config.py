@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stonk_envs.core.config import check_int_range
-from stonk_envs.core.rewards import reward_mode_code
+from stonk_envs.core.rewards import REWARD_MODES
+from stonk_envs.core.validation import INT32_MAX, check_choice, check_int
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 6
+ROUND_POINTS_HEADROOM = 100
+"""Above the most points one round can add (9), so the int32 totals never overflow (B7)."""
 
 
 @dataclass(frozen=True)
@@ -26,8 +28,12 @@ class StocksAndBombsConfig:
     """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
 
     def __post_init__(self):
-        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        check_int_range("tick_cap", self.tick_cap, 1)
-        check_int_range("round_cap", self.round_cap, 1)
-        check_int_range("points_to_win", self.points_to_win, 1)
-        reward_mode_code(self.reward_mode)
+        checked = {
+            "num_players": check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS),
+            "tick_cap": check_int("tick_cap", self.tick_cap, 1, INT32_MAX),
+            "round_cap": check_int("round_cap", self.round_cap, 1, INT32_MAX),
+            "points_to_win": check_int("points_to_win", self.points_to_win, 1, INT32_MAX - ROUND_POINTS_HEADROOM),
+            "reward_mode": check_choice("reward_mode", self.reward_mode, REWARD_MODES),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stonk_envs.core.config import check_int_range
-from stonk_envs.core.rewards import reward_mode_code
+from stonk_envs.core.rewards import REWARD_MODES
+from stonk_envs.core.validation import INT32_MAX, check_choice, check_int, check_product
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 
@@ -26,6 +26,9 @@ SUIT_COUNTS = (5, 5, 5, 7, 7, 7, 7, 9, 9)
 """Cards of each suit (M1a); 61 in all. Each player is dealt 60 // n of them: 20, 15, 12 or 10
 for 3-6 players (M1b), and the last card goes to the Exchange."""
 
+MAX_CARD_POINTS = 2 * sum(SUIT_COUNTS)
+"""Above the highest round score without the STONKS bonus (M5), for the int32 totals' range."""
+
 
 @dataclass(frozen=True)
 class StonkMarketConfig:
@@ -45,9 +48,17 @@ class StonkMarketConfig:
     """Points that make one unit of reward in the ``score_diff`` and ``round_diff`` modes."""
 
     def __post_init__(self):
-        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        check_int_range("tick_cap", self.tick_cap, 1)
-        check_int_range("num_rounds", self.num_rounds, 1)
-        check_int_range("stonks_bonus", self.stonks_bonus, 0)
-        check_int_range("reward_scale", self.reward_scale, 1)
-        reward_mode_code(self.reward_mode)
+        checked = {
+            "num_players": check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS),
+            "tick_cap": check_int("tick_cap", self.tick_cap, 1, INT32_MAX),
+            "num_rounds": check_int("num_rounds", self.num_rounds, 1, INT32_MAX),
+            "stonks_bonus": check_int("stonks_bonus", self.stonks_bonus, 0, INT32_MAX - MAX_CARD_POINTS),
+            "reward_mode": check_choice("reward_mode", self.reward_mode, REWARD_MODES),
+            "reward_scale": check_int("reward_scale", self.reward_scale, 1, INT32_MAX),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+        check_product(
+            f"num_rounds * ({MAX_CARD_POINTS} + stonks_bonus), the highest running total,",
+            self.num_rounds * (MAX_CARD_POINTS + self.stonks_bonus),
+        )

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from stonk_envs.core.config import check_int_range
+from stonk_envs.core.validation import INT32_MAX, check_int
 from stonk_envs.games.stonk_market import core
 from stonk_envs.games.stonk_market.config import SUIT_COUNTS, SUIT_NAMES, StonkMarketConfig
 
@@ -75,7 +75,7 @@ def score_round(
         isinstance(caller, bool) or not isinstance(caller, (int, np.integer)) or not 0 <= caller < n
     ):
         raise ValueError(f"caller must be None or a player index 0..{n - 1}, got {caller!r}")
-    check_int_range("stonks_bonus", stonks_bonus, 0)
+    stonks_bonus = check_int("stonks_bonus", stonks_bonus, 0, INT32_MAX - 2 * core.DECK_SIZE)
     held = table.sum(axis=0)
     for suit, total in enumerate(SUIT_COUNTS):
         if held[suit] > total:
