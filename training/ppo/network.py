@@ -27,6 +27,17 @@ def probabilities(logp: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
     return logp.clamp(min=-80.0).exp() * masks
 
 
+def sample_actions(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row, drawn with probability ``probs`` (rows need not sum to 1); a zero is never drawn.
+
+    Inverse-CDF sampling: the first action whose cumulative probability exceeds a uniform draw
+    (several times faster than ``torch.multinomial`` at these sizes on CPU).
+    """
+    cdf = probs.cumsum(dim=1)
+    draw = torch.rand(len(probs), 1, generator=generator, device=probs.device) * cdf[:, -1:] * (1 - 1e-6)
+    return torch.searchsorted(cdf, draw, right=True).squeeze(1)
+
+
 def _init(layer: nn.Linear, gain: float) -> None:
     nn.init.orthogonal_(layer.weight, gain)
     nn.init.zeros_(layer.bias)

@@ -26,7 +26,7 @@ from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.vector.engine import BatchEngine
 from training.ppo.gae import per_seat_gae
-from training.ppo.network import ActorCritic, probabilities
+from training.ppo.network import ActorCritic, probabilities, sample_actions
 
 LEARNER, RANDOM, HEURISTIC = -1, -2, -3
 """Seat holder codes; a holder >= 0 is the snapshot taken at that step."""
@@ -208,7 +208,7 @@ class Rollouts:
         with torch.no_grad():
             legal = torch.from_numpy(masks).to(self.device, torch.bool)
             logp, values = self.net(torch.from_numpy(obs).to(self.device), legal)
-            actions = torch.multinomial(probabilities(logp, legal), 1, generator=self.generator).squeeze(1)
+            actions = sample_actions(probabilities(logp, legal), self.generator)
             chosen = logp.gather(1, actions[:, None]).squeeze(1)
         return actions.cpu().numpy(), chosen.cpu().numpy(), values.cpu().numpy()
 
