@@ -1,4 +1,4 @@
-"""Train a self-play policy with MaskablePPO: ``stonk-envs train --config configs/<game>.yaml``.
+"""Train a self-play policy (batched PPO or MaskablePPO): ``stonk-envs train --config configs/<game>.yaml``.
 
 Overrides follow the config file as ``key=value`` (OmegaConf dotlist), e.g.
 ``total_timesteps=500000 ppo.learning_rate=1e-3 league.random=0.5``. ``--resume RUN_DIR``

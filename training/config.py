@@ -24,6 +24,11 @@ OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
 ENV_BACKENDS = ("pettingzoo", "engine")
 """What runs the training games: each game's PettingZoo Parallel env, or one batched engine for all."""
+TRAINERS = ("sb3", "ppo")
+"""sb3: sb3-contrib's MaskablePPO, one learner seat per game; ppo: the batched trainer (training/ppo), every
+seat the learner holds learns."""
+DEVICES = ("auto", "cpu", "cuda")
+OBS_NORMS = ("auto", "running", "bounds")
 
 
 BIG = 10**12
@@ -70,6 +75,9 @@ class PPOConfig:
     """Gradient norm clip."""
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     """Hidden layer widths of the policy and value networks (separate networks)."""
+    obs_norm: str = "auto"
+    """Input scaling: ``running`` (standardise by running statistics, saved with the policy; trainer ppo only),
+    ``bounds`` (divide by the observation space's bounds) or ``auto`` (running for ppo, bounds for sb3)."""
 
     def __post_init__(self):
         _check(self, "ppo.", {
@@ -87,6 +95,7 @@ class PPOConfig:
         if not self.net_arch or len(self.net_arch) > 64:
             raise ValueError(f"ppo.net_arch must be a list of 1..64 layer widths, got {list(self.net_arch)}")
         self.net_arch = [check_int("each width of ppo.net_arch", width, 1, 2**16) for width in self.net_arch]
+        self.obs_norm = check_choice("ppo.obs_norm", self.obs_norm, OBS_NORMS)
 
 
 @dataclass
@@ -139,7 +148,13 @@ class EvalConfig:
     """Worker processes of the evaluation harness."""
     keep_best: bool = True
     """The run's ``policy.zip`` is the evaluated checkpoint with the best win rate against the first
-    of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds."""
+    of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds.
+    (trainer ppo: the best win share, ties split, against the first of ``opponents``)."""
+    crossplay_games: int = 0
+    """Trainer ppo: at each evaluation, games of a league of the evaluated checkpoints (the newest
+    ``crossplay_max``) with the heuristic and random players, rated by OpenSkill; 0: none."""
+    crossplay_max: int = 8
+    """Checkpoints in each cross-play league."""
 
     def __post_init__(self):
         _check(self, "eval.", {
@@ -148,6 +163,8 @@ class EvalConfig:
             "final_num_games": _ints(1, 10**9),
             "workers": _ints(1, 1024),
             "keep_best": check_bool,
+            "crossplay_games": _ints(0, 10**9),
+            "crossplay_max": _ints(1, 1024),
         })
         if not self.opponents:
             raise ValueError("eval.opponents must name at least one player spec")
@@ -157,6 +174,11 @@ class EvalConfig:
 class TrainConfig:
     """One self-play training run."""
 
+    trainer: str = "sb3"
+    """``sb3`` (sb3-contrib's MaskablePPO, one learner seat per game) or ``ppo`` (the batched trainer: every
+    seat the learner holds in every game is a training sample)."""
+    device: str = "auto"
+    """Torch device of the ppo trainer: ``auto`` (cuda when available), ``cpu`` or ``cuda``; sb3 runs on cpu."""
     game: str = "stocks_and_bombs"
     """Game name: stockpile, stonk_market or stocks_and_bombs."""
     num_players: int = 4
@@ -164,9 +186,9 @@ class TrainConfig:
     env_config: dict[str, Any] = field(default_factory=dict)
     """Extra game options (the game's config fields other than num_players), e.g. reward_mode."""
     total_timesteps: int = 300_000
-    """Learner steps (transitions) to train for."""
+    """Training samples (learner decisions, one per transition) to train for."""
     num_envs: int = 16
-    """Games played side by side, one learner seat in each."""
+    """Games played side by side (sb3: one learner seat in each)."""
     env_backend: str = "engine"
     """What runs those games: ``engine`` (one batched engine, stonk_envs.vector) or ``pettingzoo`` (a
     Parallel env each); the same self-play either way, on other game seeds."""
@@ -189,6 +211,8 @@ class TrainConfig:
         if "num_players" in self.env_config:
             raise ValueError("env_config must not set num_players; use the top-level num_players")
         _check(self, "", {
+            "trainer": lambda key, value: check_choice(key, value, TRAINERS),
+            "device": lambda key, value: check_choice(key, value, DEVICES),
             "env_backend": lambda key, value: check_choice(key, value, ENV_BACKENDS),
             "num_players": _ints(1, 64),
             "total_timesteps": _ints(1),
@@ -198,10 +222,18 @@ class TrainConfig:
             "torch_threads": _ints(1, 1024),
             "progress": check_bool,
         })
+        if self.trainer == "sb3" and self.device == "cuda":
+            raise ValueError("device=cuda needs trainer=ppo (the sb3 trainer runs on cpu)")
+        if self.trainer == "sb3" and self.ppo.obs_norm == "running":
+            raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
+        if self.trainer == "sb3" and self.eval.crossplay_games:
+            raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
+        if self.trainer == "ppo" and self.env_backend != "engine":
+            raise ValueError("trainer=ppo runs on the batched engine; set env_backend=engine")
         if not self.run_dir:
             raise ValueError("run_dir must not be empty")
         rollout = self.num_envs * self.ppo.n_steps
-        if self.ppo.batch_size > rollout:
+        if self.trainer == "sb3" and self.ppo.batch_size > rollout:
             raise ValueError(f"ppo.batch_size ({self.ppo.batch_size}) exceeds num_envs * ppo.n_steps ({rollout})")
         try:
             game_module(self.game).parallel_env(num_players=self.num_players, **self.env_config)

@@ -36,7 +36,7 @@ from training.selfplay import SelfPlayVecEnv
 
 BACKENDS = {"pettingzoo": SelfPlayVecEnv, "engine": EngineSelfPlayVecEnv}
 """The learner's view for each ``env_backend``."""
-RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval", "torch_threads", "progress", "eval")
+RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval", "torch_threads", "progress", "eval", "device")
 """Top-level config keys a resumed run may change; anything else would not continue the same run."""
 
 
@@ -334,6 +334,15 @@ def _next_multiple(step: int, interval: int) -> int:
     return (step // interval + 1) * interval
 
 
+def _run_class(config: TrainConfig) -> type:
+    """The run of ``config.trainer``: :class:`Run` (sb3) or :class:`training.ppo.run.PPORun` (ppo)."""
+    if config.trainer == "ppo":
+        from training.ppo.run import PPORun
+
+        return PPORun
+    return Run
+
+
 def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
     run_dir = check_output_dir(config.run_dir, "run_dir")
@@ -341,7 +350,7 @@ def train(config: TrainConfig) -> dict[str, Any] | None:
         raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
     run_dir.mkdir(parents=True, exist_ok=True)
     run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
-    run = Run(config)
+    run = _run_class(config)(config)
     run.new_model()
     return run.learn()
 
@@ -364,7 +373,7 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
         raise ValueError(f"cannot change {changed} when resuming; only {list(RESUMABLE_KEYS)} may change")
     step, policy_file, state_file = run_state.latest_checkpoint(run_dir)
     run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
-    run = Run(config)
+    run = _run_class(config)(config)
     run.load(policy_file, state_file)
     print(f"resuming {run_dir} at step {step:,}")
     return run.learn()

@@ -10,11 +10,21 @@ from torch import nn
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.sampling import choose
 
+NORMALISED_CLIP = 10.0
+"""Normalised observation entries are clipped to this magnitude."""
+
 
 class MaskedMLP(nn.Module):
-    """An MLP from an observation to one logit per action; illegal actions get -inf."""
+    """An MLP from an observation to one logit per action; illegal actions get -inf.
 
-    def __init__(self, observation_size: int, num_actions: int, hidden: Sequence[int] = (128, 128)):
+    With ``normalise``, each observation entry is first standardised by the mean and variance
+    held in the buffers ``obs_mean`` and ``obs_var`` (running statistics a trainer fits and saves
+    with the weights), then clipped to +-:data:`NORMALISED_CLIP`.
+    """
+
+    def __init__(
+        self, observation_size: int, num_actions: int, hidden: Sequence[int] = (128, 128), normalise: bool = False
+    ):
         super().__init__()
         if observation_size < 1 or num_actions < 1 or any(h < 1 for h in hidden):
             raise ValueError(
@@ -26,6 +36,10 @@ class MaskedMLP(nn.Module):
             "num_actions": int(num_actions),
             "hidden": [int(h) for h in hidden],
         }
+        if normalise:
+            self.hparams["normalise"] = True
+            self.register_buffer("obs_mean", torch.zeros(observation_size))
+            self.register_buffer("obs_var", torch.ones(observation_size))
         layers: list[nn.Module] = []
         width = observation_size
         for h in hidden:
@@ -34,8 +48,15 @@ class MaskedMLP(nn.Module):
         layers.append(nn.Linear(width, num_actions))
         self.body = nn.Sequential(*layers)
 
+    def inputs(self, observations: torch.Tensor) -> torch.Tensor:
+        """The observations as the first layer sees them (standardised when ``normalise``)."""
+        if "normalise" not in self.hparams:
+            return observations
+        scaled = (observations - self.obs_mean) / torch.sqrt(self.obs_var + 1e-8)
+        return scaled.clamp(-NORMALISED_CLIP, NORMALISED_CLIP)
+
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
-        logits = self.body(observations)
+        logits = self.body(self.inputs(observations))
         return logits.masked_fill(masks == 0, float("-inf"))
 
 

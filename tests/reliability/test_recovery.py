@@ -130,3 +130,18 @@ def test_resume_of_a_real_run_continues_from_the_newest_intact_checkpoint(tmp_pa
     assert "resuming from the newest intact checkpoint, step 128" in out and "resuming" in out
     assert report["steps_trained"] == 384
     assert run_state.latest_checkpoint(tmp_path)[0] == 384
+
+
+def test_resume_of_a_batched_trainer_run_falls_back_to_the_newest_intact_checkpoint(tmp_path, capsys):
+    from tests.training.test_ppo import tiny_config
+    from training.trainer import resume, train
+
+    train(tiny_config(tmp_path, 600))
+    newest = run_state.latest_checkpoint(tmp_path)[0]
+    truncate(run_state.policy_path(tmp_path, newest))
+    capsys.readouterr()
+    resume(tmp_path, ["total_timesteps=900"])
+    out = capsys.readouterr().out
+    assert f"policy_{newest:010d}.zip is unreadable" in out
+    assert "resuming from the newest intact checkpoint" in out
+    assert run_state.latest_checkpoint(tmp_path)[0] >= 900

@@ -1,0 +1,221 @@
+"""The batched PPO trainer: per-seat advantages, masking, league seats, resume, signals, saved policy."""
+
+import json
+import signal
+
+import numpy as np
+import pytest
+import torch
+
+from stonk_envs import vector
+from stonk_envs.evaluation import evaluate
+from stonk_envs.policies.checkpoint import load_policy, read_metadata
+from stonk_envs.policies.torch_policy import TorchPolicy
+from training import run_state
+from training.config import load_config
+from training.ppo.gae import per_seat_gae
+from training.ppo.network import ActorCritic
+from training.ppo.rollout import LEARNER, Rollouts, Snapshots
+from training.ppo.run import PPORun
+from training.trainer import resume, train
+
+TINY = [
+    "trainer=ppo",
+    "device=cpu",
+    "num_envs=8",
+    "ppo.n_steps=8",
+    "ppo.batch_size=64",
+    "ppo.n_epochs=2",
+    "ppo.net_arch=[16]",
+    "league.current=0.6",
+    "league.past=0.2",
+    "league.heuristic=0.1",
+    "league.random=0.1",
+    "league.snapshot_interval=150",
+    "league.max_snapshots=2",
+    "checkpoint_interval=150",
+    "eval.interval=300",
+    "eval.num_games=4",
+    "eval.final_num_games=4",
+    "eval.opponents=[random]",
+    "eval.workers=1",
+    "progress=false",
+]
+
+
+def tiny_config(run_dir, total, *extra):
+    return load_config(None, [*TINY, f"run_dir={run_dir}", f"total_timesteps={total}", *extra])
+
+
+def test_gae_per_seat_over_irregular_turns_matches_a_hand_computation():
+    # column 0 decides at rows 0, 2, 3 (its game ends after row 3) and 4 (a new game, still open);
+    # column 1 decides at rows 1 and 4 (open). Rewards are what each seat got until its next decision.
+    valid = np.array([[1, 0], [0, 1], [1, 0], [1, 0], [1, 1]], bool)
+    done = np.array([[0, 0], [0, 0], [0, 0], [1, 0], [0, 0]], bool)
+    rewards = np.array([[0.5, 0], [0, -0.5], [0, 0], [1.0, 0], [0, 0]], np.float32)
+    values = np.array([[0.1, 0], [0, 0.05], [0.2, 0], [0.3, 0], [0.4, 0.6]], np.float32)
+    advantages, returns, trainable = per_seat_gae(rewards, values, valid, done, gamma=0.9, lam=0.8)
+    assert trainable.tolist() == [[True, False], [False, True], [True, False], [True, False], [False, False]]
+    # row 3 ends the game: A = 1.0 - 0.3
+    # row 2: delta = 0 + 0.9 * 0.3 - 0.2 = 0.07;  A = 0.07 + 0.72 * 0.7 = 0.574
+    # row 0: delta = 0.5 + 0.9 * 0.2 - 0.1 = 0.58;  A = 0.58 + 0.72 * 0.574 = 0.99328
+    # column 1, row 1: its next decision (row 4) is open: delta = -0.5 + 0.9 * 0.6 - 0.05 = -0.01, A = delta
+    expected = {(0, 0): 0.99328, (2, 0): 0.574, (3, 0): 0.7, (1, 1): -0.01}
+    for (t, s), value in expected.items():
+        assert advantages[t, s] == pytest.approx(value, abs=1e-6)
+        assert returns[t, s] == pytest.approx(value + values[t, s], abs=1e-6)
+    assert advantages[~trainable].tolist() == [0.0] * int((~trainable).sum())
+
+
+def make_rollouts(game, weights, num_envs=8, seed=0):
+    engine = vector.make(game, num_envs, num_players=4, observe="actors", parallel=False)
+    torch.manual_seed(seed)
+    net = ActorCritic(engine.obs_size, engine.num_actions, [16], None)
+    rollouts = Rollouts(engine, net, weights, Snapshots(2), (game, 4), np.random.default_rng(seed),
+                        torch.Generator().manual_seed(seed), torch.device("cpu"))
+    rollouts.deal(seed)
+    return rollouts
+
+
+def test_stockpile_rewards_between_a_seats_decisions_are_summed_into_its_transition():
+    rollouts = make_rollouts("stockpile", {"current": 1.0}, num_envs=4)
+    engine = rollouts.engine
+    booked = np.zeros(rollouts.num_columns)
+    original = engine.step
+
+    def step(actions, active=None):
+        out = original(actions, active)
+        booked[:] += np.where(rollouts.pending >= 0, engine.rewards.reshape(-1), 0.0)
+        return out
+
+    engine.step = step
+    table, decisions = rollouts.collect(400)
+    assert decisions == int(table["valid"][1:].sum())
+    per_row = table["valid"].sum(axis=1)
+    assert per_row.min() == 0 and per_row.max() >= 1  # turns: rows where a seat decides and rows where none does
+    np.testing.assert_allclose(table["rewards"].sum(axis=0), booked, atol=1e-5)
+    assert table["done"].any()  # some games ended inside the rollout
+    assert (table["rewards"][~table["valid"]] == 0).all()
+
+
+def test_masked_sampling_never_picks_an_illegal_action():
+    rollouts = make_rollouts("stocks_and_bombs", {"current": 1.0})
+    with torch.no_grad():  # make the illegal actions the most attractive by far
+        rollouts.net.actor.body[-1].bias.fill_(0.0)
+        rollouts.net.actor.body[-1].bias[: rollouts.engine.num_actions // 2] = 50.0
+    rng = np.random.default_rng(1)
+    masks = np.zeros((4000, rollouts.engine.num_actions), np.int8)
+    masks[np.arange(4000), rng.integers(rollouts.engine.num_actions // 2, rollouts.engine.num_actions, 4000)] = 1
+    masks[np.arange(0, 4000, 2), rng.integers(rollouts.engine.num_actions // 2, rollouts.engine.num_actions, 2000)] = 1
+    obs = rng.normal(size=(4000, rollouts.engine.obs_size)).astype(np.float32)
+    actions, logp, _ = rollouts._act(obs, masks)
+    assert (masks[np.arange(4000), actions] == 1).all()
+    assert np.isfinite(logp).all()
+
+
+def test_league_seats_play_but_are_never_samples():
+    rollouts = make_rollouts("stonk_market", {"current": 0.5, "random": 0.3, "heuristic": 0.2})
+    member_seats = []
+    original = rollouts._members_act
+
+    def members_act(joint):
+        member_seats.append((rollouts.engine.actors & (rollouts.holder != LEARNER)).reshape(-1).copy())
+        original(joint)
+
+    rollouts._members_act = members_act
+    table, _ = rollouts.collect(40)
+    held = np.array(member_seats)
+    assert held.sum() > 0 and table["valid"][1:].sum() > 0
+    assert not (table["valid"][1:] & held).any()
+    assert (rollouts.holder == LEARNER).any(axis=1).all()  # every game has a learner seat
+
+
+@pytest.fixture(scope="module")
+def straight_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("ppo_straight")
+    return run_dir, train(tiny_config(run_dir, 600, "eval.crossplay_games=4", "eval.crossplay_max=2"))
+
+
+def state_of(run_dir):
+    return run_state.load_state(run_state.latest_checkpoint(run_dir)[2])
+
+
+def assert_same_weights(a, b):
+    for name in a:
+        torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
+
+
+def test_a_run_writes_its_files_and_a_policy_that_the_players_accept(straight_run):
+    run_dir, report = straight_run
+    assert report["steps_trained"] >= 600
+    metadata = read_metadata(run_dir / "policy.zip")
+    assert (metadata["kind"], metadata["game"], metadata["num_actions"]) == ("ppo", "stocks_and_bombs", 149)
+    assert metadata["architecture"]["normalise"] is True
+    policy = load_policy(run_dir / "policy.zip", game="stocks_and_bombs", num_players=4)
+    assert isinstance(policy, TorchPolicy)
+    assert policy.net.obs_var.ne(1).any()  # the fitted statistics travel in the file
+    result = evaluate("stocks_and_bombs", [str(run_dir / "policy.zip")] + ["random"] * 3, 4, num_players=4,
+                      progress=False)
+    assert result.players[0].games == 4
+    history = json.loads((run_dir / "evaluations.json").read_text())
+    assert len(history) >= 2 and all("wall_seconds" in point for point in history)
+    crossplay = json.loads((run_dir / "crossplay.json").read_text())
+    assert [r["player"] for r in crossplay[-1]["ratings"]][-2:] == ["heuristic", "random"]
+    for name in ("learning_curve.png", "crossplay.png", "final_evaluation.json"):
+        assert (run_dir / name).stat().st_size > 0
+    assert list((run_dir / "tb").iterdir())
+
+
+def test_a_stopped_and_resumed_run_ends_with_the_weights_of_an_unbroken_one(straight_run, tmp_path):
+    straight_dir, _ = straight_run
+    train(tiny_config(tmp_path, 300, "eval.crossplay_games=4", "eval.crossplay_max=2"))
+    resume(tmp_path, ["total_timesteps=600"])
+    resumed, straight = state_of(tmp_path), state_of(straight_dir)
+    assert resumed["step"] == straight["step"]
+    assert_same_weights(resumed["net"], straight["net"])
+    assert resumed["snapshots"]["steps"] == straight["snapshots"]["steps"]
+    np.testing.assert_array_equal(resumed["stats"]["mean"], straight["stats"]["mean"])
+
+
+def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(straight_run, tmp_path, monkeypatch):
+    straight_dir, _ = straight_run
+    original = PPORun._train_one_rollout
+    sent = []
+
+    def one_rollout(run):
+        original(run)
+        if not sent:
+            sent.append(run.step)
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(PPORun, "_train_one_rollout", one_rollout)
+    assert train(tiny_config(tmp_path, 600, "eval.crossplay_games=4", "eval.crossplay_max=2")) is None
+    assert run_state.latest_checkpoint(tmp_path)[0] == sent[0]
+    assert not (tmp_path / "policy.zip").exists()
+    monkeypatch.undo()
+    resume(tmp_path)
+    assert_same_weights(state_of(tmp_path)["net"], state_of(straight_dir)["net"])
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["trainer=jax"], r"trainer must be one of \['sb3', 'ppo'\], got 'jax'"),
+        (["trainer=ppo", "device=tpu"], r"device must be one of \['auto', 'cpu', 'cuda'\], got 'tpu'"),
+        (["trainer=sb3", "device=cuda"], "device=cuda needs trainer=ppo"),
+        (["trainer=sb3", "ppo.obs_norm=running"], "ppo.obs_norm=running needs trainer=ppo"),
+        (["trainer=ppo", "ppo.obs_norm=minmax"], r"ppo.obs_norm must be one of"),
+        (["trainer=ppo", "env_backend=pettingzoo"], "trainer=ppo runs on the batched engine"),
+        (["trainer=sb3", "eval.crossplay_games=10"], "eval.crossplay_games needs trainer=ppo"),
+        (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
+    ],
+)
+def test_config_errors_name_the_key(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        load_config(None, overrides)
+
+
+def test_resume_refuses_another_trainer(straight_run):
+    run_dir, _ = straight_run
+    with pytest.raises(ValueError, match=r"cannot change \['trainer'\] when resuming"):
+        resume(run_dir, ["trainer=sb3", "eval.crossplay_games=0"])

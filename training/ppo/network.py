@@ -1,0 +1,85 @@
+"""The actor-critic: the actor is the saved player (:class:`MaskedMLP`), the critic a separate MLP.
+
+Both see the observations through the actor's input layer: standardised by running
+statistics (``obs_norm: running``) or divided by the observation space's bounds
+(``obs_norm: bounds``, the sb3-contrib path's scaling, kept for comparison).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from stonk_envs.policies.torch_policy import MaskedMLP
+from training.ppo.normaliser import RunningStats
+
+ILLEGAL_LOGIT = -1e8
+"""Logit of an illegal action: finite, so entropies stay finite, and its probability is exactly 0."""
+
+
+def probabilities(logp: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """Action probabilities from :meth:`ActorCritic.forward`'s log-probabilities, exactly 0 where illegal.
+
+    (``exp`` of a log-probability near :data:`ILLEGAL_LOGIT` takes a slow underflow path on CPU,
+    about 50 times slower, so those entries are clamped to a normal float and then zeroed.)
+    """
+    return logp.clamp(min=-80.0).exp() * masks
+
+
+def sample_actions(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row, drawn with probability ``probs`` (rows need not sum to 1); a zero is never drawn.
+
+    Inverse-CDF sampling: the first action whose cumulative probability exceeds a uniform draw
+    (several times faster than ``torch.multinomial`` at these sizes on CPU).
+    """
+    cdf = probs.cumsum(dim=1)
+    draw = torch.rand(len(probs), 1, generator=generator, device=probs.device) * cdf[:, -1:] * (1 - 1e-6)
+    return torch.searchsorted(cdf, draw, right=True).squeeze(1)
+
+
+def _init(layer: nn.Linear, gain: float) -> None:
+    nn.init.orthogonal_(layer.weight, gain)
+    nn.init.zeros_(layer.bias)
+
+
+class ActorCritic(nn.Module):
+    """Masked policy logits and a state value from one observation vector."""
+
+    def __init__(self, observation_size: int, num_actions: int, hidden: list[int], bounds: np.ndarray | None):
+        super().__init__()
+        self.actor = MaskedMLP(observation_size, num_actions, hidden, normalise=True)
+        if bounds is not None:  # a fixed affine scaling: x / bound, as the sb3 path does
+            self.actor.obs_var.copy_(torch.as_tensor(bounds, dtype=torch.float32) ** 2)
+        self.fits_statistics = bounds is None
+        layers: list[nn.Module] = []
+        width = observation_size
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.Tanh()]
+            width = h
+        layers.append(nn.Linear(width, 1))
+        self.critic = nn.Sequential(*layers)
+        for net, last_gain in ((self.actor.body, 0.01), (self.critic, 1.0)):
+            linears = [m for m in net if isinstance(m, nn.Linear)]
+            for layer in linears[:-1]:
+                _init(layer, float(np.sqrt(2)))
+            _init(linears[-1], last_gain)
+
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(log-probabilities (B, A), values (B,))``; illegal actions get probability 0."""
+        inputs = self.actor.inputs(observations)
+        logits = self.actor.body(inputs).masked_fill(~masks, ILLEGAL_LOGIT)
+        return torch.log_softmax(logits, dim=-1), self.critic(inputs).squeeze(-1)
+
+    def set_statistics(self, stats: RunningStats) -> None:
+        """Standardise inputs by ``stats`` from now on (only with ``obs_norm: running``)."""
+        if self.fits_statistics:
+            self.actor.obs_mean.copy_(torch.as_tensor(stats.mean, dtype=torch.float32))
+            self.actor.obs_var.copy_(torch.as_tensor(stats.var, dtype=torch.float32))
+
+
+def observation_bounds_scale(low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Each entry's largest possible magnitude (at least 1), as ``training.features.BoundsScaler`` uses."""
+    low = np.abs(np.nan_to_num(low, posinf=1.0, neginf=1.0))
+    high = np.abs(np.nan_to_num(high, posinf=1.0, neginf=1.0))
+    return np.maximum(np.maximum(low, high), 1.0).astype(np.float32)

@@ -1,0 +1,314 @@
+"""Playing rollouts on the batched engine: the learner holds most seats, league members the rest.
+
+One engine step asks every seat that decides for an action: the learner's seats in one
+forward pass (each decision a training sample), each league member's seats in one call of
+that member (not samples). A seat's holder is drawn when its game starts, from the league
+weights: ``current`` is the learner itself, ``past`` a frozen snapshot of it, ``heuristic``
+and ``random`` the fixed players; every game has at least one learner seat.
+
+Samples are kept compactly (one row each, in the order they are made) with small tables of
+rows (engine steps) by columns (``game * P + seat``) for the per-seat advantages
+(:mod:`training.ppo.gae`). A column's last decision whose game goes on cannot be scored yet:
+it is carried to the front of the next rollout.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from stonk_envs.core.game import NO_ACTION
+from stonk_envs.policies import make_player
+from stonk_envs.policies.base import Policy, RandomPolicy
+from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
+from stonk_envs.vector.engine import BatchEngine
+from training.ppo.gae import per_seat_gae
+from training.ppo.network import ActorCritic, probabilities, sample_actions
+
+LEARNER, RANDOM, HEURISTIC = -1, -2, -3
+"""Seat holder codes; a holder >= 0 is the snapshot taken at that step."""
+KIND_CODES = {"current": LEARNER, "random": RANDOM, "heuristic": HEURISTIC}
+
+
+@dataclass
+class Samples:
+    """One rollout's trainable samples, as tensors on the training device."""
+
+    obs: torch.Tensor
+    masks: torch.Tensor
+    actions: torch.Tensor
+    logp: torch.Tensor
+    values: torch.Tensor
+    advantages: torch.Tensor
+    returns: torch.Tensor
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+class Snapshots:
+    """Frozen copies of the learner's actor (CPU), keyed by the step they were taken at."""
+
+    def __init__(self, max_kept: int):
+        self.max_kept = max_kept
+        self.steps: list[int] = []
+        """Steps of the snapshots that may still be drawn, oldest first."""
+        self.players: dict[int, Policy] = {}
+
+    def add(self, step: int, actor: MaskedMLP) -> None:
+        self._load(step, actor.hparams, actor.state_dict())
+        self.steps.append(step)
+        del self.steps[: -self.max_kept]
+
+    def _load(self, step: int, hparams: dict, weights: dict) -> None:
+        with torch.random.fork_rng(devices=[]):  # building a network must not shift the training stream
+            net = MaskedMLP(**hparams)
+        net.load_state_dict({name: tensor.detach().cpu().clone() for name, tensor in weights.items()})
+        self.players[step] = TorchPolicy(net, deterministic=False, name=f"past:{step}")
+
+    def forget_unused(self, in_use: set[int]) -> None:
+        for step in list(self.players):
+            if step not in self.steps and step not in in_use:
+                del self.players[step]
+
+    def state_dict(self) -> dict:
+        return {
+            "steps": list(self.steps),
+            "hparams": {s: p.net.hparams for s, p in self.players.items()},
+            "weights": {s: p.net.state_dict() for s, p in self.players.items()},
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        self.players = {}
+        for step, weights in state["weights"].items():
+            self._load(int(step), state["hparams"][step], weights)
+        self.steps = [int(s) for s in state["steps"]]
+
+
+class Rollouts:
+    """The games in play, who holds each seat, and the samples of the rollout being collected."""
+
+    def __init__(
+        self,
+        engine: BatchEngine,
+        net: ActorCritic,
+        league_weights: dict[str, float],
+        snapshots: Snapshots,
+        heuristic_spec: tuple[str, int],
+        rng: np.random.Generator,
+        generator: torch.Generator,
+        device: torch.device,
+    ):
+        self.engine = engine
+        self.net = net
+        self.kinds = list(league_weights)
+        self.probs = np.array([league_weights[k] for k in self.kinds], np.float64)
+        self.probs /= self.probs.sum()
+        self.snapshots = snapshots
+        self._heuristic_spec = heuristic_spec
+        self._fixed: dict[int, Policy] = {RANDOM: RandomPolicy()}
+        self.rng = rng
+        self.generator = generator
+        self.device = device
+        n, p = engine.num_envs, engine.num_players
+        self.num_columns = n * p
+        self.holder = np.full((n, p), LEARNER, np.int64)
+        self.pending = np.full(self.num_columns, -1, np.int64)
+        """Row of each column's decision whose transition is still open (-1: none)."""
+        self.carried: dict[str, np.ndarray] = self._empty_carry()
+        self.episode_return = np.zeros(self.num_columns, np.float64)
+        self.finished: deque[tuple[float, float]] = deque(maxlen=1000)
+        """(return, win) of the learner's seats in recently finished games."""
+
+    # ------------------------------------------------------------------ seats
+    def deal(self, seed: int) -> None:
+        """New games in every slot, with their seat holders drawn."""
+        self.engine.reset(seed)
+        self.pending[:] = -1
+        self.carried = self._empty_carry()
+        self.episode_return[:] = 0.0
+        self._draw_holders(np.arange(self.engine.num_envs))
+
+    def _draw_holders(self, games: np.ndarray) -> None:
+        if len(games) == 0:
+            return
+        p = self.engine.num_players
+        kinds = self.rng.choice(len(self.kinds), size=(len(games), p), p=self.probs)
+        codes = np.empty((len(games), p), np.int64)
+        for k, kind in enumerate(self.kinds):
+            chosen = kinds == k
+            if kind == "past":
+                steps = np.array(self.snapshots.steps or [LEARNER], np.int64)
+                codes[chosen] = steps[self.rng.integers(len(steps), size=int(chosen.sum()))]
+            else:
+                codes[chosen] = KIND_CODES[kind]
+        no_learner = ~(codes == LEARNER).any(axis=1)
+        codes[no_learner, self.rng.integers(p, size=int(no_learner.sum()))] = LEARNER
+        self.holder[games] = codes
+        self.snapshots.forget_unused(set(np.unique(self.holder[self.holder >= 0]).tolist()))
+
+    def _member(self, code: int) -> Policy:
+        if code >= 0:
+            return self.snapshots.players[code]
+        if code not in self._fixed:
+            self._fixed[code] = make_player("heuristic", *self._heuristic_spec)
+        return self._fixed[code]
+
+    # ------------------------------------------------------------------ collecting
+    def collect(self, num_steps: int) -> tuple[dict[str, np.ndarray], int]:
+        """Play ``num_steps`` engine steps; returns the rollout (see :meth:`samples`) and the decisions made."""
+        e, s = self.engine, self.num_columns
+        rows = num_steps + 1  # row 0: the decisions carried from the previous rollout
+        table = {
+            "rewards": np.zeros((rows, s), np.float32),
+            "values": np.zeros((rows, s), np.float32),
+            "valid": np.zeros((rows, s), np.bool_),
+            "done": np.zeros((rows, s), np.bool_),
+            "index": np.zeros((rows, s), np.int64),
+        }
+        carried = self.carried
+        columns = carried["columns"]
+        table["valid"][0, columns] = True
+        table["values"][0, columns] = carried["values"]
+        table["rewards"][0, columns] = carried["rewards"]
+        table["index"][0, columns] = np.arange(len(columns))
+        blocks = {key: [carried[key]] for key in ("obs", "masks", "actions", "logp")}
+        made = len(columns)
+        decisions = 0
+        learner_column = np.zeros(s, np.bool_)
+        for t in range(1, rows):
+            learner_column[:] = (self.holder == LEARNER).ravel()
+            deciding = np.flatnonzero(e.actors.ravel() & learner_column)
+            obs = e.obs.reshape(s, -1)[deciding]
+            masks = e.masks.reshape(s, -1)[deciding]
+            actions, logp, values = self._act(obs, masks)
+            joint = np.full(s, NO_ACTION, np.int64)
+            joint[deciding] = actions
+            self._members_act(joint.reshape(e.num_envs, -1))
+            for key, value in (("obs", obs), ("masks", masks), ("actions", actions), ("logp", logp)):
+                blocks[key].append(value)
+            table["valid"][t, deciding] = True
+            table["values"][t, deciding] = values
+            table["index"][t, deciding] = np.arange(made, made + len(deciding))
+            made += len(deciding)
+            decisions += len(deciding)
+            self.pending[deciding] = t
+            e.step(joint.reshape(e.num_envs, -1))
+            self._book_rewards(table, learner_column)
+            if e.terminated.any():
+                self._end_games(table)
+        table.update({key: np.concatenate(blocks[key]) for key in blocks})
+        return table, decisions
+
+    def _act(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The learner's sampled actions, their log-probabilities and the values, in one forward pass."""
+        with torch.no_grad():
+            legal = torch.from_numpy(masks).to(self.device, torch.bool)
+            logp, values = self.net(torch.from_numpy(obs).to(self.device), legal)
+            actions = sample_actions(probabilities(logp, legal), self.generator)
+            chosen = logp.gather(1, actions[:, None]).squeeze(1)
+        return actions.cpu().numpy(), chosen.cpu().numpy(), values.cpu().numpy()
+
+    def _members_act(self, joint: np.ndarray) -> None:
+        """One call per league member for all the seats it holds that decide now."""
+        e = self.engine
+        playing = e.actors & (self.holder != LEARNER)
+        if not playing.any():
+            return
+        for code in np.unique(self.holder[playing]):
+            seats = np.nonzero(playing & (self.holder == code))
+            joint[seats] = self._member(int(code)).act(e.obs[seats], e.masks[seats], self.rng)
+
+    def _book_rewards(self, table: dict[str, np.ndarray], learner_column: np.ndarray) -> None:
+        rewards = self.engine.rewards.reshape(-1)
+        open_columns = np.flatnonzero(self.pending >= 0)
+        table["rewards"][self.pending[open_columns], open_columns] += rewards[open_columns]
+        self.episode_return += np.where(learner_column, rewards, 0.0)
+
+    def _end_games(self, table: dict[str, np.ndarray]) -> None:
+        e, p = self.engine, self.engine.num_players
+        games = np.flatnonzero(e.terminated)
+        columns = (games[:, None] * p + np.arange(p)).ravel()
+        closing = columns[self.pending[columns] >= 0]
+        table["done"][self.pending[closing], closing] = True
+        self.pending[columns] = -1
+        for g in games:
+            scores = np.asarray(e.game.scores(e.final_states, int(g)))
+            for seat in np.flatnonzero(self.holder[g] == LEARNER):
+                column = g * p + seat
+                self.finished.append((float(self.episode_return[column]), float(scores[seat] == scores.max())))
+        self.episode_return[columns] = 0.0
+        self._draw_holders(games)
+
+    # ------------------------------------------------------------------ after collecting
+    def samples(self, table: dict[str, np.ndarray], gamma: float, lam: float) -> Samples:
+        """The trainable samples of a collected rollout, with their advantages and returns."""
+        advantages, returns, trainable = per_seat_gae(
+            table["rewards"], table["values"], table["valid"], table["done"], gamma, lam
+        )
+        index = table["index"][trainable]
+        values = table["values"][trainable]
+
+        def tensor(array, dtype=None):
+            return torch.as_tensor(array, dtype=dtype, device=self.device)
+
+        return Samples(
+            obs=tensor(table["obs"][index]),
+            masks=tensor(table["masks"][index], torch.bool),
+            actions=tensor(table["actions"][index]),
+            logp=tensor(table["logp"][index]),
+            values=tensor(values),
+            advantages=tensor(advantages[trainable]),
+            returns=tensor(returns[trainable]),
+        )
+
+    def carry(self, table: dict[str, np.ndarray]) -> None:
+        """Move the decisions still open to the front of the next rollout, valued by the updated critic."""
+        columns = np.flatnonzero(self.pending >= 0)
+        rows = self.pending[columns]
+        index = table["index"][rows, columns]
+        carried = {key: table[key][index] for key in ("obs", "masks", "actions", "logp")}
+        carried["columns"] = columns
+        carried["rewards"] = table["rewards"][rows, columns]
+        with torch.no_grad():
+            _, values = self.net(
+                torch.from_numpy(carried["obs"]).to(self.device),
+                torch.from_numpy(carried["masks"]).to(self.device, torch.bool),
+            )
+        carried["values"] = values.cpu().numpy()
+        self.carried = carried
+        self.pending[columns] = 0
+
+    def _empty_carry(self) -> dict[str, np.ndarray]:
+        e = self.engine
+        return {
+            "columns": np.zeros(0, np.int64),
+            "obs": np.zeros((0, e.obs_size), np.float32),
+            "masks": np.zeros((0, e.num_actions), np.int8),
+            "actions": np.zeros(0, np.int64),
+            "logp": np.zeros(0, np.float32),
+            "values": np.zeros(0, np.float32),
+            "rewards": np.zeros(0, np.float32),
+        }
+
+    # ------------------------------------------------------------------ state
+    def state_dict(self) -> dict:
+        return {
+            "engine": self.engine.get_state(),
+            "holder": self.holder.copy(),
+            "pending": self.pending.copy(),
+            "carried": {k: v.copy() for k, v in self.carried.items()},
+            "episode_return": self.episode_return.copy(),
+            "finished": list(self.finished),
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        self.engine.set_state(state["engine"])
+        self.holder[...] = state["holder"]
+        self.pending[...] = state["pending"]
+        self.carried = {k: v.copy() for k, v in state["carried"].items()}
+        self.episode_return[...] = state["episode_return"]
+        self.finished = deque(state["finished"], maxlen=self.finished.maxlen)
