@@ -220,12 +220,12 @@ def _act_batch(obs, masks, n, params, out):
 class StocksAndBombsTrader(Policy):
     """Trades neutral swaps into deals, infers targets from proposals, STOPs on a paying lead."""
 
-    name = "trader"
+    name = "heuristic"
 
     def __init__(
         self,
         num_players: int,
-        rivalry: float = 0.3,
+        rivalry: float = 1.0,
         currency: float = 0.1,
         stop_lead: float = 2.0,
         patience: int = 15,
@@ -254,3 +254,21 @@ class StocksAndBombsTrader(Policy):
         out = np.zeros(len(observations), np.int64)
         _act_batch(np.ascontiguousarray(observations), np.ascontiguousarray(masks), self.n, self.params, out)
         return out
+
+
+class StocksAndBombsCautious(StocksAndBombsTrader):
+    """Waits for a larger lead before STOP (3 points over every expected score, or 25 ticks)."""
+
+    name = "cautious"
+
+    def __init__(self, num_players: int):
+        super().__init__(num_players, stop_lead=3.0, patience=25, stall=40)
+
+
+class StocksAndBombsAggressive(StocksAndBombsTrader):
+    """Trades more readily (helping a partner is less of a cost) and STOPs on any early lead."""
+
+    name = "aggressive"
+
+    def __init__(self, num_players: int):
+        super().__init__(num_players, rivalry=0.6, currency=0.2, stop_lead=1.0, patience=5, stall=20)

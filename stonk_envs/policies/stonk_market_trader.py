@@ -189,7 +189,7 @@ def _act_batch(obs, masks, n, params, out):
 class StonkMarketTrader(Policy):
     """Values hands on the way to majorities; takes, exchanges, bids and announces toward them."""
 
-    name = "trader"
+    name = "heuristic"
 
     def __init__(
         self,
@@ -197,7 +197,7 @@ class StonkMarketTrader(Policy):
         reach: float = 0.5,
         stray_cost: float = 0.5,
         ready: float = 2.0,
-        call_at: float = 5.0,
+        call_at: float = 0.0,
         spite: float = 0.1,
         stonks_bonus: int = 5,
     ):
@@ -218,3 +218,21 @@ class StonkMarketTrader(Policy):
         out = np.zeros(len(observations), np.int64)
         _act_batch(np.ascontiguousarray(observations), np.ascontiguousarray(masks), self.n, self.params, out)
         return out
+
+
+class StonkMarketCautious(StonkMarketTrader):
+    """Calls STONKS only on a hand worth 12 or more with the bonus, and sheds strays harder."""
+
+    name = "cautious"
+
+    def __init__(self, num_players: int):
+        super().__init__(num_players, stray_cost=1.0, call_at=12.0)
+
+
+class StonkMarketAggressive(StonkMarketTrader):
+    """Uses the Exchange to push the penalty onto suits opponents hold, and races to a valid call."""
+
+    name = "aggressive"
+
+    def __init__(self, num_players: int):
+        super().__init__(num_players, spite=0.5, ready=4.0, call_at=0.0)

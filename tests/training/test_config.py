@@ -62,7 +62,7 @@ def test_league_weights_are_normalised():
         ("", ["ppo.net_arch=[64,0]"], "ppo.net_arch must be a non-empty list of positive widths"),
         ("", ["eval.opponents=[]"], "eval.opponents must name at least one player spec"),
         ("", ["total_timesteps"], "overrides must be key=value"),
-        ("", ["eval.opponents=[random,champion]"], "'champion' is not 'random', 'heuristic' or a saved policy file"),
+        ("", ["eval.opponents=[random,champion]"], "'champion' is not a built-in stocks_and_bombs player"),
     ],
 )
 def test_broken_configs_name_the_problem(tmp_path, yaml_text, overrides, message):
