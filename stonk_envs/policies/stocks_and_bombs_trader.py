@@ -85,10 +85,10 @@ def _partner_gain(pips_before, pips_after, holder_before, holder_after, n, q, we
 
 
 @njit(cache=True)
-def _swap(pips, holder, g, r, q):
-    """Swap my piece g for q's piece r in copies of ``pips`` and ``holder``."""
-    p2 = pips.copy()
-    h2 = holder.copy()
+def _swap(pips, holder, g, r, q, p2, h2):
+    """Write into ``p2`` and ``h2`` the arrangement after I swap my piece g for q's piece r."""
+    p2[:, :] = pips
+    h2[:] = holder
     sg, sr = g % 3 + 1, r % 3 + 1
     p2[0, g // 3] -= sg
     p2[q, g // 3] += sg
@@ -96,7 +96,6 @@ def _swap(pips, holder, g, r, q):
     p2[0, r // 3] += sr
     h2[g] = q
     h2[r] = 0
-    return p2, h2
 
 
 @njit(cache=True)
@@ -116,6 +115,8 @@ def _act_batch(obs, masks, n, params, out):
     t0 = np.zeros((n, n), np.int64)
     t1 = np.zeros((n, n), np.int64)
     gains = np.full(m * m, -1e9)
+    p2 = np.zeros((n, n), np.int64)
+    h2 = np.zeros(m, np.int64)
     for b in range(obs.shape[0]):
         o = obs[b]
         pips[:, :] = 0
@@ -177,7 +178,7 @@ def _act_batch(obs, masks, n, params, out):
                     ask = g
             if give < 0 or ask < 0:
                 continue
-            p2, h2 = _swap(pips, holder, ask, give, j)
+            _swap(pips, holder, ask, give, j, p2, h2)
             gain = _utility(p2, h2, n, target, weights, rivalry, currency, t1) - here
             if gain > best_gain:
                 best_accept, best_gain = j, gain
@@ -192,7 +193,7 @@ def _act_batch(obs, masks, n, params, out):
                 continue
             g, r = a // m, a % m
             q = holder[r]
-            p2, h2 = _swap(pips, holder, g, r, q)
+            _swap(pips, holder, g, r, q, p2, h2)
             mine_gain = _utility(p2, h2, n, target, weights, rivalry, currency, t1) - here
             if mine_gain <= 1e-9:
                 continue
