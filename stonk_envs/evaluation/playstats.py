@@ -28,7 +28,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -59,6 +59,14 @@ class PlayStats:
     ties: int = 0
     decisions: int = 0
     act_seconds: float = 0.0
+
+    def counts(self) -> dict:
+        """The raw counts, as plain JSON-ready values."""
+        return {
+            name: {str(k): v for k, v in value.items()} if isinstance(value, Counter) else value
+            for name, value in vars(self).items()
+            if name not in ("game", "players")
+        }
 
     def summary(self) -> dict:
         """Per-game and per-round rates, the end shares and the act cost per decision."""
@@ -218,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(format_summary(summary))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({**summary, "counts": {k: v for k, v in asdict(stats).items() if k != "players"}}, f, indent=2)
+            json.dump({**summary, "counts": stats.counts()}, f, indent=2)
     return 0
 
 
