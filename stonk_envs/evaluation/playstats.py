@@ -9,7 +9,8 @@ tick's joint action and void flags:
 - **round ends**: by a call (STOP; STONKS split into valid and invalid) or by the tick cap;
 - **game ends**: a total reached ``points_to_win``, or the round cap / fixed round count;
 - **ties**: games whose highest final total is shared;
-- the time the players spend in ``act`` per decision (one seat's action).
+- the time the players spend in ``act`` per decision (one seat's action), leaving out each
+  player's first call in each chunk of games (it may compile code).
 
 A call's maker is the seat whose STOP/STONKS was not voided (later calls in the same tick are
 void). A STONKS call is counted valid when the caller's round score is not 0 (a false call
@@ -137,6 +138,7 @@ def _play_chunk(game, players, seatings, seeds, rng, stats: PlayStats) -> None:
     voids = np.zeros(n, np.int8)
     points_to_win = getattr(game.config, "points_to_win", None)
     live = list(range(num_games))
+    warm: set[int] = set()
     while live:
         for i in live:
             game.observe_all(states, i, obs[i])
@@ -149,8 +151,10 @@ def _play_chunk(game, players, seatings, seeds, rng, stats: PlayStats) -> None:
             if chosen.any():
                 started = time.perf_counter()
                 joint[chosen] = policy.act(obs[chosen], masks[chosen], rng)
-                stats.act_seconds += time.perf_counter() - started
-                stats.decisions += int(chosen.sum())
+                if id(policy) in warm:  # a player's first call may compile code: not timed
+                    stats.act_seconds += time.perf_counter() - started
+                    stats.decisions += int(chosen.sum())
+                warm.add(id(policy))
         still_live = []
         for i in live:
             round_before = int(states[i]["round"])
