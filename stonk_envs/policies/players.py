@@ -13,7 +13,8 @@ BUILTIN_PLAYERS = {
         "heuristic": "stonk_envs.policies.stockpile_heuristic:StockpileHeuristic",
     },
     "stocks_and_bombs": {
-        "heuristic": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsTrader",
+        "heuristic": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsAggressive",
+        "steady": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsTrader",
         "cautious": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsCautious",
         "aggressive": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsAggressive",
         "basic": "stonk_envs.policies.stocks_and_bombs_heuristic:StocksAndBombsHeuristic",
@@ -26,7 +27,8 @@ BUILTIN_PLAYERS = {
     },
 }
 """Each game's rule-based players by name, as ``module:class``; the class takes ``num_players``.
-``heuristic`` is the strongest; ``basic`` is the earlier, non-trading player kept as a baseline."""
+``heuristic`` is the strongest (in Stocks & Bombs the same player as ``aggressive``); ``basic`` is
+the earlier player that hardly trades, kept as a baseline."""
 
 HEURISTICS = {game: players["heuristic"] for game, players in BUILTIN_PLAYERS.items()}
 """Each game's default rule-based player (what ``"heuristic"`` means), as ``module:class``."""

@@ -219,9 +219,12 @@ def _act_batch(obs, masks, n, params, out):
 
 
 class StocksAndBombsTrader(Policy):
-    """Trades neutral swaps into deals, infers targets from proposals, STOPs on a paying lead."""
+    """Trades neutral swaps into deals, infers targets from proposals, STOPs on a paying lead.
 
-    name = "heuristic"
+    With its defaults it is the ``steady`` player; the styles below change the settings.
+    """
+
+    name = "steady"
 
     def __init__(
         self,
@@ -267,7 +270,10 @@ class StocksAndBombsCautious(StocksAndBombsTrader):
 
 
 class StocksAndBombsAggressive(StocksAndBombsTrader):
-    """Trades more readily (helping a partner is less of a cost) and STOPs on any early lead."""
+    """Trades more readily (helping a partner is less of a cost) and STOPs on any early lead.
+
+    The strongest in a mixed field, so it is also the game's ``heuristic``.
+    """
 
     name = "aggressive"
 

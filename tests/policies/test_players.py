@@ -29,7 +29,8 @@ def test_every_built_in_name_makes_a_legal_player_of_its_game():
             player = make_player(name, game, 4)
             actions = player.act(np.zeros((3, observation_size), np.float32), masks, np.random.default_rng(0))
             assert actions.shape == (3,)
-    assert builtin_player_names("stocks_and_bombs") == ["random", "heuristic", "cautious", "aggressive", "basic"]
+    expected = ["random", "heuristic", "steady", "cautious", "aggressive", "basic"]
+    assert builtin_player_names("stocks_and_bombs") == expected
 
 
 def test_bad_specs_are_named(tmp_path):

@@ -124,7 +124,8 @@ def test_every_style_is_legal_in_random_positions(num_players):
 
 
 def test_built_in_names_resolve_to_the_styles():
-    assert type(make_player("heuristic", "stocks_and_bombs", 5)) is StocksAndBombsTrader
+    assert type(make_player("heuristic", "stocks_and_bombs", 5)) is StocksAndBombsAggressive
+    assert type(make_player("steady", "stocks_and_bombs", 5)) is StocksAndBombsTrader
     assert type(make_player("cautious", "stocks_and_bombs", 4)) is StocksAndBombsCautious
     assert type(make_player("aggressive", "stocks_and_bombs", 6)) is StocksAndBombsAggressive
 
