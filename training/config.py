@@ -18,7 +18,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from stonk_envs.core.validation import SEED_MAX, check_bool, check_choice, check_int, check_number
 from stonk_envs.games_index import game_module
-from stonk_envs.policies.players import HEURISTICS
+from stonk_envs.policies.players import HEURISTICS, builtin_player_names
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
@@ -245,8 +245,8 @@ class TrainConfig:
                 f"{self.game} has no heuristic player; set league.heuristic=0 and drop it from eval.opponents"
             )
         for spec in self.eval.opponents:
-            if spec not in ("random", "heuristic") and not Path(spec).is_file():
-                raise ValueError(f"eval.opponents: {spec!r} is not 'random', 'heuristic' or a saved policy file")
+            if spec not in builtin_player_names(self.game) and not Path(spec).is_file():
+                raise ValueError(f"eval.opponents: {spec!r} is not a built-in {self.game} player or a policy file")
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:

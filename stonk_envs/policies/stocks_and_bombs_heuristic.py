@@ -43,7 +43,7 @@ def score_table(pips: np.ndarray) -> np.ndarray:
 class StocksAndBombsHeuristic(Policy):
     """Trades for its target's colour, keeps its own colour from its target, stops when ahead."""
 
-    name = "heuristic"
+    name = "basic"
 
     def __init__(self, num_players: int, patience: int = 5):
         n = int(num_players)

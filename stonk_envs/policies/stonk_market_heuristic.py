@@ -32,7 +32,7 @@ NEEDED = TOTALS // 2 + 1
 class StonkMarketHeuristic(Policy):
     """Trades toward suit majorities, sheds strays through the Exchange, calls only valid STONKS."""
 
-    name = "heuristic"
+    name = "basic"
 
     def __init__(self, num_players: int):
         n = int(num_players)

@@ -4,7 +4,10 @@ import numpy as np
 import pytest
 
 from stonk_envs.policies import HEURISTICS, Policy, RandomPolicy, heuristic_player, make_player
+from stonk_envs.policies.games import game_sizes
+from stonk_envs.policies.players import builtin_player, builtin_player_names
 from stonk_envs.policies.sampling import choose
+from stonk_envs.registry import GAME_MODULES
 
 
 def test_specs_resolve_to_players():
@@ -15,18 +18,32 @@ def test_specs_resolve_to_players():
         assert isinstance(make_player("heuristic", game, 4), Policy)
 
 
-def test_bad_specs_are_named(tmp_path, monkeypatch):
-    with pytest.raises(ValueError, match="unknown player 'champion': not 'random', 'heuristic' or an existing"):
-        make_player("champion", "stocks_and_bombs", 4)
-    with pytest.raises(ValueError, match="not 'random', 'heuristic' or an existing policy file"):
+def test_every_built_in_name_makes_a_legal_player_of_its_game():
+    for game in GAME_MODULES:
+        names = builtin_player_names(game)
+        assert names[:2] == ["random", "heuristic"]
+        observation_size, num_actions = game_sizes(game, 4)
+        masks = np.zeros((3, num_actions), np.int8)
+        masks[:, 0] = 1
+        for name in names:
+            player = make_player(name, game, 4)
+            actions = player.act(np.zeros((3, observation_size), np.float32), masks, np.random.default_rng(0))
+            assert actions.shape == (3,)
+    expected = ["random", "heuristic", "steady", "cautious", "aggressive", "basic"]
+    assert builtin_player_names("stocks_and_bombs") == expected
+
+
+def test_bad_specs_are_named(tmp_path):
+    with pytest.raises(ValueError, match=r"'champion': not one of \['random', 'heuristic'\] for stockpile"):
+        make_player("champion", "stockpile", 4)
+    with pytest.raises(ValueError, match="nor an existing policy file"):
         make_player(str(tmp_path / "missing.zip"), "stocks_and_bombs", 4)
-    with pytest.raises(ValueError, match="a player is 'random', 'heuristic', a path or a Policy, got 3"):
+    with pytest.raises(ValueError, match="a player is a built-in player's name, a path or a Policy, got 3"):
         make_player(3, "stocks_and_bombs", 4)
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         heuristic_player("chess", 4)
-    monkeypatch.delitem(HEURISTICS, "stocks_and_bombs")
-    with pytest.raises(ValueError, match="stocks_and_bombs has no heuristic player yet"):
-        make_player("heuristic", "stocks_and_bombs", 4)
+    with pytest.raises(ValueError, match=r"stockpile has no built-in player 'cautious'; choose one of \['random'"):
+        builtin_player("stockpile", "cautious", 4)
 
 
 def test_random_player_is_uniform_over_legal_actions():

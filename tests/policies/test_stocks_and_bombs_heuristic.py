@@ -1,4 +1,4 @@
-"""The Stocks & Bombs heuristic: its scoring, its choices in constructed positions, its strength."""
+"""The basic Stocks & Bombs player (the earlier heuristic): scoring, choices in constructed positions, strength."""
 
 import numpy as np
 import pytest
@@ -107,17 +107,17 @@ def test_rejects_a_wrong_player_count_or_observation_size():
 
 @pytest.mark.parametrize("num_players", [5, 6])
 def test_plays_legally_at_every_player_count(num_players):
-    players = ["heuristic"] + ["random"] * (num_players - 1)
+    players = ["basic"] + ["random"] * (num_players - 1)
     report = evaluate("stocks_and_bombs", players, 10, num_players=num_players, progress=False)
-    assert report.player("heuristic").games == 10  # the runner raises on any illegal action
+    assert report.player("basic").games == 10  # the runner raises on any illegal action
 
 
 def test_beats_three_random_players_clearly():
-    report = evaluate("stocks_and_bombs", ["heuristic", "random", "random", "random"], 100, seed=11, progress=False)
-    heuristic = report.player("heuristic")
+    report = evaluate("stocks_and_bombs", ["basic", "random", "random", "random"], 100, seed=11, progress=False)
+    heuristic = report.player("basic")
     assert heuristic.win_rate >= 0.5
     assert heuristic.ci_low > 0.25
 
 
-def test_heuristic_spec_resolves_per_game():
-    assert isinstance(make_player("heuristic", "stocks_and_bombs", 4), StocksAndBombsHeuristic)
+def test_is_the_games_basic_player():
+    assert isinstance(make_player("basic", "stocks_and_bombs", 4), StocksAndBombsHeuristic)

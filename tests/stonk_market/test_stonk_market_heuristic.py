@@ -111,6 +111,6 @@ def test_rejects_observations_of_another_player_count():
         StonkMarketHeuristic(2)
 
 
-def test_is_the_games_heuristic_player():
-    player = make_player("heuristic", "stonk_market", 5)
+def test_is_the_games_basic_player():
+    player = make_player("basic", "stonk_market", 5)
     assert isinstance(player, StonkMarketHeuristic) and player.n == 5

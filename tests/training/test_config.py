@@ -62,7 +62,7 @@ def test_league_weights_are_normalised():
         ("", ["ppo.net_arch=[64,0]"], "each width of ppo.net_arch must be 1..65536, got 0"),
         ("", ["eval.opponents=[]"], "eval.opponents must name at least one player spec"),
         ("", ["total_timesteps"], "overrides must be key=value"),
-        ("", ["eval.opponents=[random,champion]"], "'champion' is not 'random', 'heuristic' or a saved policy file"),
+        ("", ["eval.opponents=[random,champion]"], "'champion' is not a built-in stocks_and_bombs player"),
         ("", ["ppo.learning_rate=nan"], "ppo.learning_rate must be a finite number (> 0.0 and <= 1.0), got nan"),
         ("", ["ppo.clip_range=inf"], "ppo.clip_range must be a finite number"),
         ("", ["seed=-3"], "seed must be 0..9223372036854775807, got -3"),
