@@ -12,8 +12,10 @@ import sys
 
 SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
+    "crossplay": "stonk_envs.evaluation.crossplay_cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
+    "exploit": "stonk_envs.evaluation.exploit_cli",
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",
     "soak": "stonk_envs.soak.cli",
