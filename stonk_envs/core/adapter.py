@@ -486,6 +486,17 @@ for _name in _FORWARDED:
     setattr(_OrderEnforcing, _name, _forwarded(_name, _name in _GUARDED))
 
 
+def default_illegal_action(game_cls: type[Game]) -> str:
+    """What ``env()`` does with an illegal action unless told: ``"void"`` in a real-time game,
+    ``"terminate"`` in a turn-based one.
+
+    A real-time game's AEC env is the standard conversion of its Parallel env, whose ticks
+    treat a void action as part of play (the seat does nothing that tick), so the AEC env
+    voids it too. A turn-based game keeps PettingZoo's ``TerminateIllegalWrapper``.
+    """
+    return "void" if game_cls.simultaneous else "terminate"
+
+
 def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, Callable, Callable]:
     """The ``env``, ``raw_env`` and ``parallel_env`` functions of one game module."""
     metadata = {
@@ -509,15 +520,18 @@ def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, 
     def env(
         render_mode: str | None = None,
         render_seat: int | None = None,
-        illegal_action: str = "terminate",
+        illegal_action: str | None = None,
         max_cycles: int | None = None,
         **config,
     ) -> AECEnv:
         """The AEC env with PettingZoo's standard wrappers.
 
-        An illegal move ends the game with reward -1 for the offender (``"terminate"``), or is
-        void (``"void"``, as in the Parallel env).
+        An illegal move is void and reported in ``info["void"]`` (``"void"``, as in the Parallel
+        env), or ends the game with reward -1 for the offender (``"terminate"``, PettingZoo's
+        ``TerminateIllegalWrapper``). The default is the game's :func:`default_illegal_action`.
         """
+        if illegal_action is None:
+            illegal_action = default_illegal_action(game_cls)
         check_choice("illegal_action", illegal_action, WRAPPED_ILLEGAL_ACTION_POLICIES)
         raw_policy = "void" if illegal_action == "void" else "raise"
         wrapped = raw_env(render_mode, render_seat, raw_policy, max_cycles, **config)

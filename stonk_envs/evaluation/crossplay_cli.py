@@ -12,21 +12,24 @@ import argparse
 import sys
 from pathlib import Path
 
+from stonk_envs import cli_args
 from stonk_envs.evaluation.crossplay import BASELINES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="training run folder")
-    parser.add_argument("--games", type=int, default=2000, help="league games to play (default: %(default)s)")
+    parser.add_argument("--games", type=cli_args.positive, default=2000,
+                        help="league games to play (default: %(default)s)")
     parser.add_argument("--baselines", nargs="*", default=list(BASELINES),
                         help="fixed players rated alongside the checkpoints: random, heuristic or policy files "
                              "(default: %(default)s)")
     parser.add_argument("--max-checkpoints", type=int, default=None,
                         help="rate at most this many checkpoints, evenly spaced, first and last included "
                              "(default: all)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the seatings, games and players "
+    parser.add_argument("--seed", type=cli_args.seed, default=0, help="seed of the seatings, games and players "
                         "(default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    parser.add_argument("--workers", type=cli_args.positive, default=1,
+                        help="worker processes (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=None, help="folder for crossplay.json and crossplay.png "
                         "(default: RUN_DIR)")
     parser.add_argument("--no-plot", action="store_true", help="skip the figure")

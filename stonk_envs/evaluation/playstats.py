@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from stonk_envs import cli_args
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.core.negotiation import VOID_NONE
 from stonk_envs.evaluation.runner import resolve_players, rotated_seatings
@@ -224,8 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--game", required=True, choices=["stocks_and_bombs", "stonk_market"])
     parser.add_argument("--players", nargs="+", required=True, help="one player spec per seat")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=cli_args.positive, default=1000)
+    parser.add_argument("--seed", type=cli_args.seed, default=0)
     parser.add_argument("--json", help="also write the summary to this JSON file")
     args = parser.parse_args(argv)
     try:

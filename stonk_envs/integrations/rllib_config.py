@@ -57,7 +57,7 @@ class RLlibConfig:
     """Seed of the algorithm and its envs."""
     address: str | None = None
     """A running Ray cluster's address (``ray://host:10001`` or ``auto``); None starts Ray here."""
-    num_env_runners: int = 2
+    num_env_runners: int = 0
     """Remote sampling processes (0: sample in the training process)."""
     num_envs_per_env_runner: int = 1
     """Games stepped by each env runner."""

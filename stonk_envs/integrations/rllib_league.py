@@ -82,18 +82,27 @@ class LeagueCallback(RLlibCallback):
         result["league_snapshots"] = len(self.mapping.snapshots)
 
     def _snapshot(self, algorithm) -> None:
-        """Freeze a copy of the learner as a new league member (weights on learners and env runners)."""
+        """Freeze the learner's current weights as a new league member, on the learner and every env runner.
+
+        The weights come from the learner group (where ``main`` trains) and are set on every env
+        runner directly: RLlib's ``sync_weights`` sends them without waiting and skips a remote
+        runner that still has a request in flight, which left remote runners playing a freshly
+        initialised network under the snapshot's name.
+        """
         self.taken += 1
         new_id = f"{LEARNER}_v{self.taken}"
-        learner = algorithm.get_module(LEARNER)
+        spec = RLModuleSpec.from_module(algorithm.get_module(LEARNER))
         self.mapping.snapshots.append(new_id)
-        algorithm.add_module(
-            module_id=new_id, module_spec=RLModuleSpec.from_module(learner), new_agent_to_module_mapping_fn=self.mapping
-        )
-        algorithm.set_state({"learner_group": {"learner": {"rl_module": {new_id: learner.get_state()}}}})
-        algorithm.env_runner_group.sync_weights(
-            from_worker_or_learner_group=algorithm.learner_group, policies=[new_id], inference_only=True
-        )
+        algorithm.add_module(module_id=new_id, module_spec=spec, new_agent_to_module_mapping_fn=self.mapping)
+        algorithm.set_state({"learner_group": {"learner": {"rl_module": {new_id: learner_weights(algorithm)}}}})
+        frozen = learner_weights(algorithm, inference_only=True)
+        algorithm.env_runner_group.foreach_env_runner(lambda runner: runner.module[new_id].set_state(frozen))
         if len(self.mapping.snapshots) > self.max_snapshots:
             oldest = self.mapping.snapshots.pop(0)
             algorithm.remove_module(oldest, new_agent_to_module_mapping_fn=self.mapping)
+
+
+def learner_weights(algorithm, inference_only: bool = False) -> dict:
+    """The learner module's weights as the learner group holds them (not an env runner's copy)."""
+    state = algorithm.learner_group.get_state(components=f"learner/rl_module/{LEARNER}", inference_only=inference_only)
+    return state["learner"]["rl_module"][LEARNER]

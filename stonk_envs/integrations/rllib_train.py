@@ -77,7 +77,7 @@ def train_rllib(config: RLlibConfig, address: str | None = None, log=print) -> P
     """Train, write ``metrics.jsonl`` and the learner to ``run_dir``; returns the policy folder."""
     import ray
 
-    from stonk_envs.integrations.rllib_league import LEARNER
+    from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
     from stonk_envs.integrations.rllib_modules import save_rllib_policy
 
     run_dir = Path(config.run_dir)
@@ -94,8 +94,9 @@ def train_rllib(config: RLlibConfig, address: str | None = None, log=print) -> P
                 metrics.flush()
                 log(json.dumps(line))
         extra = {"algorithm": "rllib.PPO", "iterations": config.iterations}
-        return save_rllib_policy(algorithm.get_module(LEARNER), run_dir / "policy", config.game,
-                                 config.num_players, config.env_config, extra)
+        module = algorithm.get_module(LEARNER)  # the driver's copy, given the learner group's weights
+        module.set_state(learner_weights(algorithm))
+        return save_rllib_policy(module, run_dir / "policy", config.game, config.num_players, config.env_config, extra)
     finally:
         algorithm.stop()
 

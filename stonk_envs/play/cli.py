@@ -12,13 +12,14 @@ import sys
 import time
 from pathlib import Path
 
+from stonk_envs import cli_args
 from stonk_envs.evaluation.cli import env_option
 from stonk_envs.registry import GAME_MODULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", required=True, choices=sorted(GAME_MODULES), help="game")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default: %(default)s)")
+    parser.add_argument("--seat", type=cli_args.integer(0), default=0, help="your seat (default: %(default)s)")
     parser.add_argument(
         "--opponents",
         nargs="+",
@@ -40,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="game option, repeatable (e.g. --env tick_cap=50)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the deal and the players (default: random)")
+    parser.add_argument("--seed", type=cli_args.seed, default=None,
+                        help="seed of the deal and the players (default: random)")
     parser.add_argument(
         "--record",
         type=Path,

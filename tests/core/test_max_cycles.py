@@ -1,7 +1,5 @@
 """``max_cycles``: every agent is truncated after that many game steps, as PettingZoo defines it."""
 
-import types
-
 import numpy as np
 import pytest
 from pettingzoo.test import max_cycles_test
@@ -14,13 +12,8 @@ REAL_TIME = [stocks_and_bombs_v0, stonk_market_v0]
 
 @pytest.mark.parametrize("module", REAL_TIME, ids=lambda m: m.__name__)
 def test_pettingzoo_max_cycles_test(module):
-    # The test samples actions without masks, so illegal actions are void rather than ending the game.
-    max_cycles_test(
-        types.SimpleNamespace(
-            parallel_env=module.parallel_env,
-            env=lambda **kw: module.env(illegal_action="void", **kw),
-        )
-    )
+    # The test samples actions without masks: env() of a real-time game voids an illegal one.
+    max_cycles_test(module)
 
 
 @pytest.mark.parametrize("module", [stockpile_v0, *REAL_TIME], ids=lambda m: m.__name__)
@@ -59,8 +52,13 @@ def test_bad_max_cycles_is_refused(bad):
         stocks_and_bombs_v0.parallel_env(max_cycles=bad)
 
 
-def test_aec_void_reports_an_illegal_action_and_plays_on():
-    env = stocks_and_bombs_v0.raw_env(illegal_action="void")
+@pytest.mark.parametrize(
+    "make",
+    [lambda: stocks_and_bombs_v0.raw_env(illegal_action="void"), stocks_and_bombs_v0.env, stonk_market_v0.env],
+    ids=["raw_env void", "stocks_and_bombs env()", "stonk_market env()"],
+)
+def test_aec_void_reports_an_illegal_action_and_plays_on(make):
+    env = make()
     env.reset(seed=0)
     mask = env.observe("player_0")["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -69,5 +67,16 @@ def test_aec_void_reports_an_illegal_action_and_plays_on():
         env.step(0)
     assert env.infos["player_0"]["void"] == VOID_REASONS[VOID_ILLEGAL]
     assert "void" not in env.infos["player_1"]
+    assert env.agents and not any(env.terminations.values())
     with pytest.raises(ValueError, match="illegal_action must be one of"):
         stocks_and_bombs_v0.env(illegal_action="raise")
+
+
+def test_stockpile_env_ends_the_game_for_an_illegal_action_by_default():
+    env = stockpile_v0.env(num_players=3)
+    env.reset(seed=0)
+    mover = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(mover)["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[mover] == -1

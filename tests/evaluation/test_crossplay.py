@@ -82,7 +82,6 @@ def test_cli_writes_the_report_and_the_curve_into_the_run_folder(tmp_path, capsy
     [
         (["{run}/nowhere"], "does not exist"),
         (["{run}/empty"], "has no checkpoints"),
-        (["{run}/full", "--games", "0"], "num_games must be 1..1000000000, got 0"),
         (["{run}/full", "--baselines", "random", "nobody"], "unknown player 'nobody'"),
         (["{run}/full", "--baselines"], "needs at least 4 entries"),
         (["{run}/full", "--max-checkpoints", "1"], "max_checkpoints must be an integer >= 2"),
@@ -96,4 +95,13 @@ def test_cli_bad_input_exits_2_with_an_error(tmp_path, capsys, args, message):
     err = capsys.readouterr().err
     assert err.startswith("stonk-envs crossplay: error: ")
     assert message in err
+    assert not (tmp_path / "full" / "crossplay.json").exists()
+
+
+def test_cli_bad_numbers_are_usage_errors(tmp_path, capsys):
+    make_run(tmp_path / "full", GAME, [1, 2])
+    with pytest.raises(SystemExit) as stop:
+        main(["crossplay", str(tmp_path / "full"), "--games", "0", "--no-progress"])
+    assert stop.value.code == 2
+    assert "stonk-envs crossplay: error: argument --games: must be >= 1, got 0" in capsys.readouterr().err
     assert not (tmp_path / "full" / "crossplay.json").exists()

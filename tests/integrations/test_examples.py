@@ -10,6 +10,7 @@ import re
 import runpy
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -65,3 +66,37 @@ def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, m
     report = evaluate("stocks_and_bombs", [str(policy), "random", "random", "random"], num_games=4,
                       env_config={"round_cap": 2}, progress=False)
     assert report.players[0].games == 4
+
+
+def test_a_remote_env_runner_plays_the_league_the_driver_trains(ray_session):
+    """The env runner's snapshot holds the learner's weights, and its games map seats as the driver does."""
+    import numpy as np
+
+    from stonk_envs.integrations.rllib_config import load_rllib_config
+    from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
+    from stonk_envs.integrations.rllib_train import build_algorithm
+
+    overrides = ["num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1", "hidden=[16]",
+                 "league.self_play=0", "league.snapshot_every=1", "env_config.round_cap=1"]
+    algorithm = build_algorithm(load_rllib_config(str(ROOT / "configs" / "rllib_stocks_and_bombs.yaml"), overrides))
+    try:
+        algorithm.train()  # trains the learner, then freezes it as main_v1
+
+        def look(runner):
+            games = runner.sample(num_episodes=3, explore=True)
+            modules = [(game.id_, {agent: game.module_for(agent) for agent in game.agent_ids}) for game in games]
+            snapshot = {key: np.asarray(value) for key, value in runner.module["main_v1"].get_state().items()}
+            return runner.config.policy_mapping_fn.snapshots, snapshot, modules
+
+        ((snapshots, snapshot, games),) = algorithm.env_runner_group.foreach_env_runner(look, local_env_runner=False)
+        frozen = learner_weights(algorithm, inference_only=True)
+        assert snapshots == ["main_v1"]
+        assert frozen.keys() <= snapshot.keys()  # the policy (the runner may also hold a value network)
+        for key, value in frozen.items():
+            np.testing.assert_array_equal(snapshot[key], np.asarray(value), err_msg=key)
+        mapping = algorithm.config.policy_mapping_fn
+        for game_id, modules in games:
+            assert modules == {agent: mapping(agent, SimpleNamespace(id_=game_id)) for agent in modules}
+            assert len(modules) == 4 and list(modules.values()).count(LEARNER) == 1
+    finally:
+        algorithm.stop()

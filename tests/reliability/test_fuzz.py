@@ -103,19 +103,17 @@ actions = st.one_of(
 @given(game=st.sampled_from(sorted(MODULES)), strict=st.booleans(), data=st.data())
 def test_parallel_step_steps_or_refuses_and_changes_nothing(game, strict, data):
     env = MODULES[game].parallel_env(illegal_action="raise" if strict else "void")
-    observations, _ = env.reset(seed=data.draw(st.integers(0, 2**63 - 1)))
+    env.reset(seed=data.draw(st.integers(0, 2**63 - 1)))
     keys = st.sampled_from([*env.agents, "player_9", 0, None])
     chosen = data.draw(st.dictionaries(keys, actions, max_size=6))
-    before = env.table.states.tobytes()
+    before, acting = env.table.states.tobytes(), env.acting_agents
     try:
         env.step(chosen)
     except (ValueError, TypeError) as error:
         assert env.table.states.tobytes() == before
         assert "action" in str(error) or "agent" in str(error), error
         return
-    for agent, obs in observations.items():
-        if obs["action_mask"].any():
-            assert agent in chosen
+    assert all(agent in chosen for agent in acting)  # a seat not on turn may leave out its no-op
 
 
 @FUZZ

@@ -3,17 +3,30 @@
 import pytest
 from pettingzoo.utils import wrappers
 
-from stonk_envs import stocks_and_bombs_v0
+from stonk_envs import stockpile_v0, stocks_and_bombs_v0
+from stonk_envs.core.adapter import StonkAECEnv
 
 HOT = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
 
 
-def test_wrapped_env_is_the_standard_wrapper_stack():
-    env = stocks_and_bombs_v0.env()
+@pytest.mark.parametrize(
+    ("make", "terminates"),
+    [
+        (stocks_and_bombs_v0.env, False),  # a real-time game voids an illegal action by default
+        (lambda: stocks_and_bombs_v0.env(illegal_action="terminate"), True),
+        (stockpile_v0.env, True),  # a turn-based game ends the game for it by default
+    ],
+    ids=["real-time default", "real-time terminate", "turn-based default"],
+)
+def test_wrapped_env_is_the_standard_wrapper_stack(make, terminates):
+    env = make()
     assert isinstance(env, wrappers.OrderEnforcingWrapper)
     assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
-    assert isinstance(env.env.env, wrappers.TerminateIllegalWrapper)
-    assert str(env) == "stocks_and_bombs_v0"
+    if terminates:
+        assert isinstance(env.env.env, wrappers.TerminateIllegalWrapper)
+    else:
+        assert isinstance(env.env.env, StonkAECEnv)
+    assert str(env) == env.unwrapped.metadata["name"]
 
 
 def test_reads_before_reset_raise_as_before():
@@ -24,7 +37,7 @@ def test_reads_before_reset_raise_as_before():
 
 
 def test_every_layer_sees_the_base_env_values_as_they_change():
-    env = stocks_and_bombs_v0.env(num_players=4)
+    env = stocks_and_bombs_v0.env(num_players=4, illegal_action="terminate")
     env.reset(seed=0)
     base = env.unwrapped
     for _ in range(5):
