@@ -29,9 +29,9 @@ from stonk_envs.policies.checkpoint import make_metadata, save_sb3
 from training import run_state
 from training.config import TrainConfig, load_config, to_dict, to_yaml
 from training.engine_selfplay import EngineSelfPlayVecEnv
-from training.features import BoundsScaler
 from training.league import League
 from training.report import evaluate_policy, format_table, plot_learning_curve
+from training.sb3_model import maskable_ppo
 from training.selfplay import SelfPlayVecEnv
 
 BACKENDS = {"pettingzoo": SelfPlayVecEnv, "engine": EngineSelfPlayVecEnv}
@@ -71,27 +71,7 @@ class Run:
     def new_model(self) -> None:
         c = self.config
         set_random_seed(c.seed)
-        p = c.ppo
-        self.model = MaskablePPO(
-            "MlpPolicy",
-            self.venv,
-            learning_rate=p.learning_rate,
-            n_steps=p.n_steps,
-            batch_size=p.batch_size,
-            n_epochs=p.n_epochs,
-            gamma=p.gamma,
-            gae_lambda=p.gae_lambda,
-            clip_range=p.clip_range,
-            ent_coef=p.ent_coef,
-            vf_coef=p.vf_coef,
-            max_grad_norm=p.max_grad_norm,
-            policy_kwargs={
-                "net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
-                "features_extractor_class": BoundsScaler,
-            },
-            device="cpu",
-            verbose=0,
-        )
+        self.model = maskable_ppo(self.venv, c.ppo)
         self.league.set_learner(self.model.policy)
         self._attach_logger()
 

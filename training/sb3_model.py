@@ -1,0 +1,36 @@
+"""sb3-contrib's MaskablePPO built from the training config's ``ppo`` section."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sb3_contrib import MaskablePPO
+
+from training.config import PPOConfig
+from training.features import BoundsScaler
+
+
+def maskable_ppo(venv: Any, ppo: PPOConfig, **overrides: Any) -> MaskablePPO:
+    """An MLP MaskablePPO learner on ``venv`` with ``ppo``'s hyperparameters, inputs scaled by bounds, on cpu.
+
+    ``overrides`` are passed to MaskablePPO as they are (e.g. ``seed``, a smaller ``batch_size``).
+    """
+    settings: dict[str, Any] = {
+        "learning_rate": ppo.learning_rate,
+        "n_steps": ppo.n_steps,
+        "batch_size": ppo.batch_size,
+        "n_epochs": ppo.n_epochs,
+        "gamma": ppo.gamma,
+        "gae_lambda": ppo.gae_lambda,
+        "clip_range": ppo.clip_range,
+        "ent_coef": ppo.ent_coef,
+        "vf_coef": ppo.vf_coef,
+        "max_grad_norm": ppo.max_grad_norm,
+        "policy_kwargs": {
+            "net_arch": {"pi": list(ppo.net_arch), "vf": list(ppo.net_arch)},
+            "features_extractor_class": BoundsScaler,
+        },
+        "device": "cpu",
+        "verbose": 0,
+    }
+    return MaskablePPO("MlpPolicy", venv, **{**settings, **overrides})
