@@ -30,3 +30,27 @@ class RandomPolicy(Policy):
     def act(self, observations, masks, rng):
         weights = rng.random(masks.shape) * (masks > 0)
         return weights.argmax(axis=1).astype(np.int64)
+
+
+class CompiledPlayer(Policy):
+    """A player whose whole batch is decided by one compiled kernel ``kernel(obs, masks, n, params, out)``.
+
+    A subclass sets ``kernel`` (as a ``staticmethod``) and, in ``__init__``, ``n``, ``obs_size``,
+    ``num_actions`` and ``params`` (a tuple of floats).
+    """
+
+    kernel = None
+    n: int
+    obs_size: int
+    num_actions: int
+    params: tuple[float, ...]
+
+    def act(self, observations, masks, rng):
+        if observations.shape[1:] != (self.obs_size,) or masks.shape[1:] != (self.num_actions,):
+            raise ValueError(
+                f"expected observations of size {self.obs_size} and masks of size {self.num_actions} "
+                f"for {self.n} players, got {observations.shape} and {masks.shape}"
+            )
+        out = np.zeros(len(observations), np.int64)
+        self.kernel(np.ascontiguousarray(observations), np.ascontiguousarray(masks), self.n, self.params, out)
+        return out

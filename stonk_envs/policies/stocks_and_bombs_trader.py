@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from stonk_envs.policies.base import Policy
+from stonk_envs.policies.base import CompiledPlayer
 
 SIZES = np.array([1, 2, 3], dtype=np.int64)
 
@@ -218,13 +218,14 @@ def _act_batch(obs, masks, n, params, out):
                 pick -= 1
 
 
-class StocksAndBombsTrader(Policy):
+class StocksAndBombsTrader(CompiledPlayer):
     """Trades neutral swaps into deals, infers targets from proposals, STOPs on a paying lead.
 
     With its defaults it is the ``steady`` player; the styles below change the settings.
     """
 
     name = "steady"
+    kernel = staticmethod(_act_batch)
 
     def __init__(
         self,
@@ -248,16 +249,6 @@ class StocksAndBombsTrader(Policy):
         self.obs_size = 9 * n * n + 4 * n + 3
         self.num_actions = 9 * n * n + n + 1
         self.params = (float(rivalry), float(currency), float(stop_lead), float(patience), float(stall), float(rotate))
-
-    def act(self, observations, masks, rng):
-        if observations.shape[1:] != (self.obs_size,) or masks.shape[1:] != (self.num_actions,):
-            raise ValueError(
-                f"expected observations of size {self.obs_size} and masks of size {self.num_actions} "
-                f"for {self.n} players, got {observations.shape} and {masks.shape}"
-            )
-        out = np.zeros(len(observations), np.int64)
-        _act_batch(np.ascontiguousarray(observations), np.ascontiguousarray(masks), self.n, self.params, out)
-        return out
 
 
 class StocksAndBombsCautious(StocksAndBombsTrader):

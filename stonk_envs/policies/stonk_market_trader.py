@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
-from stonk_envs.policies.base import Policy
+from stonk_envs.policies.base import CompiledPlayer
 
 TOTALS = np.array(SUIT_COUNTS, dtype=np.int64)
 NEEDED = TOTALS // 2 + 1
@@ -186,10 +186,11 @@ def _act_batch(obs, masks, n, params, out):
         out[b] = 0
 
 
-class StonkMarketTrader(Policy):
+class StonkMarketTrader(CompiledPlayer):
     """Values hands on the way to majorities; takes, exchanges, bids and announces toward them."""
 
     name = "heuristic"
+    kernel = staticmethod(_act_batch)
 
     def __init__(
         self,
@@ -208,16 +209,6 @@ class StonkMarketTrader(Policy):
         self.obs_size = n * n + 30 * n + 21
         self.num_actions = 82 * (n - 1) + 93
         self.params = (float(reach), float(stray_cost), float(ready), float(call_at), float(spite), float(stonks_bonus))
-
-    def act(self, observations, masks, rng):
-        if observations.shape[1:] != (self.obs_size,) or masks.shape[1:] != (self.num_actions,):
-            raise ValueError(
-                f"expected observations of size {self.obs_size} and masks of size {self.num_actions} "
-                f"for {self.n} players, got {observations.shape} and {masks.shape}"
-            )
-        out = np.zeros(len(observations), np.int64)
-        _act_batch(np.ascontiguousarray(observations), np.ascontiguousarray(masks), self.n, self.params, out)
-        return out
 
 
 class StonkMarketCautious(StonkMarketTrader):
