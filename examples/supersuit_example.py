@@ -15,7 +15,7 @@ from stable_baselines3 import PPO
 import stonk_envs  # noqa: F401  (registers the ids)
 
 game = sys.argv[1] if len(sys.argv) > 1 else "stocks_and_bombs"
-env = pettingzoo.make("parallel", f"stonk_envs/{game}-v0", num_players=4)
+env = pettingzoo.make("parallel", f"stonk_envs/{game}-v1", num_players=4)
 vec_env = ss.pettingzoo_env_to_vec_env_v1(env)  # 4 slots: the seats of one game
 vec_env = ss.concat_vec_envs_v1(vec_env, 2, num_cpus=0, base_class="stable_baselines3")  # 2 games, 8 slots
 

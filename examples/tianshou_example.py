@@ -20,7 +20,7 @@ game = sys.argv[1] if len(sys.argv) > 1 else "stocks_and_bombs"
 
 def make_env() -> PettingZooEnv:
     # Tianshou reads the AEC env's {"observation", "action_mask"} (as obs.obs and obs.mask)
-    return PettingZooEnv(pettingzoo.make("aec", f"stonk_envs/{game}-v0", num_players=4))
+    return PettingZooEnv(pettingzoo.make("aec", f"stonk_envs/{game}-v1", num_players=4))
 
 
 env = make_env()

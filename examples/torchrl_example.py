@@ -12,7 +12,7 @@ import stonk_envs  # noqa: F401  (registers the ids)
 
 game = sys.argv[1] if len(sys.argv) > 1 else "stocks_and_bombs"
 env = PettingZooWrapper(
-    env=pettingzoo.make("parallel", f"stonk_envs/{game}-v0", num_players=4),
+    env=pettingzoo.make("parallel", f"stonk_envs/{game}-v1", num_players=4),
     use_mask=True,  # TorchRL reads each seat's "action_mask"; every live seat has a legal action
     categorical_actions=True,
     seed=0,

@@ -1,8 +1,8 @@
 """stonk_envs: PettingZoo environments for three stock-trading games.
 
 Importing the package registers each game in PettingZoo's registry, so
-``pettingzoo.make("aec", "stonk_envs/stocks_and_bombs-v0", num_players=5)`` works. The game
-modules (``stonk_envs.stocks_and_bombs_v0`` and the others) load on first use.
+``pettingzoo.make("aec", "stonk_envs/stocks_and_bombs-v1", num_players=5)`` works. The game
+modules (``stonk_envs.stocks_and_bombs_v1`` and the others) load on first use.
 """
 
 import importlib

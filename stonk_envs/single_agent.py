@@ -1,12 +1,12 @@
 """One seat of a game as a single-agent ``gymnasium.Env``, the other seats played by given players.
 
-Registered with Gymnasium as ``stonk_envs/Stockpile-v0``, ``stonk_envs/StonkMarket-v0`` and
-``stonk_envs/StocksAndBombs-v0``::
+Registered with Gymnasium as ``stonk_envs/Stockpile-v1``, ``stonk_envs/StonkMarket-v1`` and
+``stonk_envs/StocksAndBombs-v1``::
 
     import gymnasium
     import stonk_envs  # registers the ids
 
-    env = gymnasium.make("stonk_envs/StocksAndBombs-v0", opponents="heuristic", num_players=4)
+    env = gymnasium.make("stonk_envs/StocksAndBombs-v1", opponents="heuristic", num_players=4)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
 

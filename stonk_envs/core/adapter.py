@@ -28,6 +28,7 @@ from stonk_envs.core.config import build_config
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
 from stonk_envs.core.validation import OptionTypeError, check_choice, check_optional_int, check_seed, is_int
+from stonk_envs.registry import OBSERVATION_VERSION
 from stonk_envs.render.window import HumanView
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -500,7 +501,7 @@ def default_illegal_action(game_cls: type[Game]) -> str:
 def env_constructors(game_cls: type[Game], config_cls: type) -> tuple[Callable, Callable, Callable]:
     """The ``env``, ``raw_env`` and ``parallel_env`` functions of one game module."""
     metadata = {
-        "name": f"{game_cls.name}_v0",
+        "name": f"{game_cls.name}_v{OBSERVATION_VERSION}",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": True,
         "render_fps": 2,

@@ -30,7 +30,7 @@ class Game(abc.ABC):
     """One game's rules, as the shared adapter and the batched engine see them."""
 
     name: ClassVar[str]
-    """Registry name, e.g. ``"stocks_and_bombs"``; the env id is ``stonk_envs/<name>-v0``."""
+    """Registry name, e.g. ``"stocks_and_bombs"``; the env id is ``stonk_envs/<name>-v1``."""
     simultaneous: ClassVar[bool]
     """True when every seat acts in every step (ticks); False for one actor at a time."""
     core: ClassVar[ModuleType]

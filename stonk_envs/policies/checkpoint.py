@@ -8,7 +8,8 @@
   (:mod:`stonk_envs.integrations.rllib_modules`; needs the ``rllib`` extra).
 
 Files are written atomically (:func:`stonk_envs.files.atomic_write`, with the user's umask), and
-:func:`load_policy` refuses a file made for another game, player count, or space size.
+:func:`load_policy` refuses a file made for another game, player count, observation version
+(:data:`stonk_envs.registry.OBSERVATION_VERSION`), or space size.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from stonk_envs.policies.base import Policy
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.sb3_policy import SB3Policy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
-from stonk_envs.registry import GAME_MODULES
+from stonk_envs.registry import GAME_MODULES, OBSERVATION_VERSION, env_id
 
 FORMAT = "stonk_envs.policy/1"
 METADATA_MEMBER = "stonk_envs_metadata.json"
@@ -84,6 +85,7 @@ def make_metadata(
         "num_actions": num_actions,
         "env_config": dict(env_config),
         "kind": str(kind),
+        "observation_version": OBSERVATION_VERSION,
         "extra": dict(extra or {}),
         "versions": {
             "stonk_envs": _version("stonk_envs"),
@@ -172,6 +174,13 @@ def read_metadata(path: str | os.PathLike) -> dict:
 
 
 def _check_match(metadata: dict, path: Path, game: str | None, num_players: int | None) -> None:
+    saved_version = metadata.get("observation_version", 0)  # files from before versioning are v0
+    if saved_version != OBSERVATION_VERSION:
+        raise ValueError(
+            f"{path} was saved for {env_id(metadata['game'], saved_version)} observations, and this "
+            f"stonk_envs has {env_id(metadata['game'])}; a policy cannot play another observation "
+            "version: retrain it"
+        )
     if game is not None and metadata["game"] != game:
         raise ValueError(f"{path} is a policy for {metadata['game']!r}, not for {game!r}")
     if num_players is not None and metadata["num_players"] != num_players:

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import max_cycles_test
 
-from stonk_envs import stockpile_v0, stocks_and_bombs_v0, stonk_market_v0
+from stonk_envs import stockpile_v1, stocks_and_bombs_v1, stonk_market_v1
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_REASONS
 
-REAL_TIME = [stocks_and_bombs_v0, stonk_market_v0]
+REAL_TIME = [stocks_and_bombs_v1, stonk_market_v1]
 
 
 @pytest.mark.parametrize("module", REAL_TIME, ids=lambda m: m.__name__)
@@ -16,7 +16,7 @@ def test_pettingzoo_max_cycles_test(module):
     max_cycles_test(module)
 
 
-@pytest.mark.parametrize("module", [stockpile_v0, *REAL_TIME], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [stockpile_v1, *REAL_TIME], ids=lambda m: m.__name__)
 def test_parallel_env_truncates_after_max_cycles(module):
     env = module.parallel_env(max_cycles=3)
     observations, _ = env.reset(seed=0)
@@ -32,7 +32,7 @@ def test_parallel_env_truncates_after_max_cycles(module):
 
 
 def test_aec_env_truncates_stockpile_after_max_cycles_decisions():
-    env = stockpile_v0.env(max_cycles=5)
+    env = stockpile_v1.env(max_cycles=5)
     env.reset(seed=1)
     decisions = 0
     for _agent in env.agent_iter():
@@ -49,12 +49,12 @@ def test_aec_env_truncates_stockpile_after_max_cycles_decisions():
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True, "4"])
 def test_bad_max_cycles_is_refused(bad):
     with pytest.raises(ValueError, match="max_cycles must be"):
-        stocks_and_bombs_v0.parallel_env(max_cycles=bad)
+        stocks_and_bombs_v1.parallel_env(max_cycles=bad)
 
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: stocks_and_bombs_v0.raw_env(illegal_action="void"), stocks_and_bombs_v0.env, stonk_market_v0.env],
+    [lambda: stocks_and_bombs_v1.raw_env(illegal_action="void"), stocks_and_bombs_v1.env, stonk_market_v1.env],
     ids=["raw_env void", "stocks_and_bombs env()", "stonk_market env()"],
 )
 def test_aec_void_reports_an_illegal_action_and_plays_on(make):
@@ -69,11 +69,11 @@ def test_aec_void_reports_an_illegal_action_and_plays_on(make):
     assert "void" not in env.infos["player_1"]
     assert env.agents and not any(env.terminations.values())
     with pytest.raises(ValueError, match="illegal_action must be one of"):
-        stocks_and_bombs_v0.env(illegal_action="raise")
+        stocks_and_bombs_v1.env(illegal_action="raise")
 
 
 def test_stockpile_env_ends_the_game_for_an_illegal_action_by_default():
-    env = stockpile_v0.env(num_players=3)
+    env = stockpile_v1.env(num_players=3)
     env.reset(seed=0)
     mover = env.agent_selection
     illegal = int(np.flatnonzero(env.observe(mover)["action_mask"] == 0)[0])

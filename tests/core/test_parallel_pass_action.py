@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from stonk_envs import stockpile_v0
+from stonk_envs import stockpile_v1
 from stonk_envs.games.stockpile import actions as act
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_waiting_seats_get_the_single_pass_action(n):
-    env = stockpile_v0.parallel_env(num_players=n)
-    aec = stockpile_v0.raw_env(num_players=n)
+    env = stockpile_v1.parallel_env(num_players=n)
+    aec = stockpile_v1.raw_env(num_players=n)
     observations, _ = env.reset(seed=n)
     aec.reset(seed=n)
     game = env.table.game

@@ -164,6 +164,21 @@ def test_a_file_whose_sizes_do_not_match_its_game_is_refused(tmp_path):
         load_policy(lying)
 
 
+@pytest.mark.parametrize("saved_version", [0, None, 2])
+def test_a_file_for_another_observation_version_is_refused(tmp_path, net, saved_version):
+    meta = metadata()
+    assert meta["observation_version"] == 1
+    if saved_version is None:
+        del meta["observation_version"]  # files from before versioning carry no version: v0
+    else:
+        meta["observation_version"] = saved_version
+    path = save_torch(net, tmp_path / "old.pt", meta)
+    shown = 0 if saved_version is None else saved_version
+    with pytest.raises(ValueError, match=rf"saved for stonk_envs/stocks_and_bombs-v{shown} observations.*has "
+                       r"stonk_envs/stocks_and_bombs-v1.*retrain"):
+        load_policy(path, game="stocks_and_bombs", num_players=4)
+
+
 def test_missing_corrupt_and_foreign_files_are_refused(tmp_path):
     with pytest.raises(ValueError, match="no policy file at"):
         read_metadata(tmp_path / "absent.zip")

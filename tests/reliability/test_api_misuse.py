@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from stonk_envs import stockpile_v0, stocks_and_bombs_v0, stonk_market_v0
+from stonk_envs import stockpile_v1, stocks_and_bombs_v1, stonk_market_v1
 
-MODULES = [stockpile_v0, stonk_market_v0, stocks_and_bombs_v0]
+MODULES = [stockpile_v1, stonk_market_v1, stocks_and_bombs_v1]
 
 
 def finished_aec(make):
-    env = make(num_players=4) if make is not stocks_and_bombs_v0.env else make()
+    env = make(num_players=4) if make is not stocks_and_bombs_v1.env else make()
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _agent in env.agent_iter():
@@ -69,7 +69,7 @@ def test_parallel_misuse(module):
 
 
 def test_a_huge_unsigned_action_is_reported_as_given():
-    env = stocks_and_bombs_v0.raw_env()
+    env = stocks_and_bombs_v1.raw_env()
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 18446744073709551615 is outside 0\.\.148"):
         env.step(np.uint64(2**64 - 1))

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stonk_envs import cli, stockpile_v0, stocks_and_bombs_v0, stonk_market_v0, vector
+from stonk_envs import cli, stockpile_v1, stocks_and_bombs_v1, stonk_market_v1, vector
 from stonk_envs.policies.checkpoint import load_policy
 
-MODULES = {"stockpile": stockpile_v0, "stonk_market": stonk_market_v0, "stocks_and_bombs": stocks_and_bombs_v0}
+MODULES = {"stockpile": stockpile_v1, "stonk_market": stonk_market_v1, "stocks_and_bombs": stocks_and_bombs_v1}
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 
 STATE_FIELDS = {

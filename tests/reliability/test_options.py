@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from stonk_envs import stockpile_v0, stocks_and_bombs_v0, stonk_market_v0, vector
+from stonk_envs import stockpile_v1, stocks_and_bombs_v1, stonk_market_v1, vector
 from stonk_envs.core.validation import INT32_MAX, OptionTypeError
 
-MODULES = {"stockpile": stockpile_v0, "stonk_market": stonk_market_v0, "stocks_and_bombs": stocks_and_bombs_v0}
+MODULES = {"stockpile": stockpile_v1, "stonk_market": stonk_market_v1, "stocks_and_bombs": stocks_and_bombs_v1}
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def test_a_bad_option_names_itself_its_value_and_its_range(game, options, messag
 
 def test_type_errors_are_also_type_errors():
     with pytest.raises(TypeError):
-        stocks_and_bombs_v0.parallel_env(num_players="4")
+        stocks_and_bombs_v1.parallel_env(num_players="4")
     assert issubclass(OptionTypeError, ValueError) and issubclass(OptionTypeError, TypeError)
 
 
@@ -69,11 +69,11 @@ def test_numpy_integers_work_wherever_python_ints_do(game):
 
 
 def test_the_largest_counters_the_state_holds_play_as_given():
-    env = stonk_market_v0.parallel_env(tick_cap=INT32_MAX, num_rounds=INT32_MAX // 200, stonks_bonus=50)
+    env = stonk_market_v1.parallel_env(tick_cap=INT32_MAX, num_rounds=INT32_MAX // 200, stonks_bonus=50)
     env.reset(seed=0)
     record = env.table.states[0]
     assert (record["tick_cap"], record["num_rounds"], record["stonks_bonus"]) == (INT32_MAX, INT32_MAX // 200, 50)
-    env = stocks_and_bombs_v0.parallel_env(points_to_win=INT32_MAX - 100, tick_cap=INT32_MAX, round_cap=INT32_MAX)
+    env = stocks_and_bombs_v1.parallel_env(points_to_win=INT32_MAX - 100, tick_cap=INT32_MAX, round_cap=INT32_MAX)
     env.reset(seed=0)
     record = env.table.states[0]
     assert (record["points_to_win"], record["tick_cap"], record["round_cap"]) == (INT32_MAX - 100, INT32_MAX, INT32_MAX)
@@ -144,9 +144,9 @@ def test_bad_seeds_are_named_the_same_everywhere(engine, seed, message):
     with pytest.raises(ValueError, match=message):
         engine.reset(seed=seed)
     with pytest.raises(ValueError, match=message):
-        stocks_and_bombs_v0.parallel_env().reset(seed=seed)
+        stocks_and_bombs_v1.parallel_env().reset(seed=seed)
     with pytest.raises(ValueError, match=message):
-        stocks_and_bombs_v0.raw_env().reset(seed=seed)
+        stocks_and_bombs_v1.raw_env().reset(seed=seed)
 
 
 @pytest.mark.parametrize(
@@ -159,7 +159,7 @@ def test_bad_seeds_are_named_the_same_everywhere(engine, seed, message):
     ],
 )
 def test_bad_render_options(options, message):
-    for make in (stocks_and_bombs_v0.parallel_env, stocks_and_bombs_v0.raw_env, stocks_and_bombs_v0.env):
+    for make in (stocks_and_bombs_v1.parallel_env, stocks_and_bombs_v1.raw_env, stocks_and_bombs_v1.env):
         with pytest.raises(ValueError, match=message):
             make(**options)
 

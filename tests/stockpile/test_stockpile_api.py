@@ -6,7 +6,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 import stonk_envs  # noqa: F401  (registers the ids)
-from stonk_envs import stockpile_v0 as m
+from stonk_envs import stockpile_v1 as m
 from stonk_envs.games.stockpile import StockpileConfig
 
 COUNTS = (3, 4, 5)
@@ -35,10 +35,10 @@ def test_render_test(n):
 
 
 def test_registry_ids():
-    aec = pettingzoo.make("aec", "stonk_envs/stockpile-v0", num_players=5)
+    aec = pettingzoo.make("aec", "stonk_envs/stockpile-v1", num_players=5)
     aec.reset(seed=1)
     assert aec.num_agents == 5
-    par = pettingzoo.make("parallel", "stonk_envs/stockpile-v0", num_players=3)
+    par = pettingzoo.make("parallel", "stonk_envs/stockpile-v1", num_players=3)
     observations, _ = par.reset(seed=1)
     assert set(observations) == {"player_0", "player_1", "player_2"}
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from stonk_envs import stockpile_v0
+from stonk_envs import stockpile_v1
 from stonk_envs.games.stockpile import final_scores, move_price
 
 
@@ -38,8 +38,8 @@ def test_bankruptcy_ends_the_movement_at_the_start_price():
 
 
 def test_move_price_is_exported_by_the_env_module():
-    assert stockpile_v0.move_price(9, 4) == (8, 1, False)
-    assert stockpile_v0.final_scores is final_scores
+    assert stockpile_v1.move_price(9, 4) == (8, 1, False)
+    assert stockpile_v1.final_scores is final_scores
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,13 @@
 
 import numpy as np
 
-from stonk_envs import stocks_and_bombs_v0
+from stonk_envs import stocks_and_bombs_v1
 from stonk_envs.games.stocks_and_bombs import core
 
 
 def table(num_players=4, seed=0, **config):
     """A reset Parallel env that raises on illegal actions, and its state array."""
-    env = stocks_and_bombs_v0.parallel_env(num_players=num_players, illegal_action="raise", **config)
+    env = stocks_and_bombs_v1.parallel_env(num_players=num_players, illegal_action="raise", **config)
     env.reset(seed=seed)
     return env, env.table.states
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stonk_envs import stocks_and_bombs_v0
+from stonk_envs import stocks_and_bombs_v1
 from tests.stocks_and_bombs.scripting import accept, play, propose, table
 
 
@@ -25,7 +25,7 @@ def snapshot(env):
     ],
 )
 def test_raw_env_raises_and_changes_nothing(action_of, message):
-    env = stocks_and_bombs_v0.raw_env(num_players=4)
+    env = stocks_and_bombs_v1.raw_env(num_players=4)
     env.reset(seed=1)
     before_state, before_obs = snapshot(env)
     with pytest.raises(ValueError, match=message):
@@ -39,7 +39,7 @@ def test_raw_env_raises_and_changes_nothing(action_of, message):
 
 
 def test_raw_env_names_an_accept_addressed_to_someone_else():
-    env = stocks_and_bombs_v0.raw_env(num_players=4)
+    env = stocks_and_bombs_v1.raw_env(num_players=4)
     env.reset(seed=1)
     for action in (propose(0, (0, 1), (1, 1), 4), 0, 0, 0, 0, 0):
         env.step(action)
@@ -49,7 +49,7 @@ def test_raw_env_names_an_accept_addressed_to_someone_else():
 
 
 def test_parallel_void_policy_reports_illegal_actions_in_info():
-    env = stocks_and_bombs_v0.parallel_env(num_players=4)
+    env = stocks_and_bombs_v1.parallel_env(num_players=4)
     env.reset(seed=0)
     _, _, _, _, infos = env.step({"player_0": propose(0, (1, 1), (2, 1), 4), "player_1": 0, "player_2": 0,
                                   "player_3": 0})
@@ -83,4 +83,4 @@ def test_parallel_missing_action_is_an_error():
 )
 def test_bad_config_is_a_clear_error(config, message):
     with pytest.raises(ValueError, match=message):
-        stocks_and_bombs_v0.raw_env(**config)
+        stocks_and_bombs_v1.raw_env(**config)

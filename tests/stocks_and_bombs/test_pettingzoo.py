@@ -5,16 +5,16 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 import stonk_envs  # noqa: F401  (registers the ids)
-from stonk_envs import stocks_and_bombs_v0
+from stonk_envs import stocks_and_bombs_v1
 
-ENV_ID = "stonk_envs/stocks_and_bombs-v0"
+ENV_ID = "stonk_envs/stocks_and_bombs-v1"
 PLAYERS = [4, 5, 6]
 
 
 @pytest.mark.parametrize("n", PLAYERS)
 def test_api_test(n):
     api_test(pettingzoo.make("aec", ENV_ID, num_players=n), num_cycles=300)
-    api_test(stocks_and_bombs_v0.raw_env(num_players=n), num_cycles=300)
+    api_test(stocks_and_bombs_v1.raw_env(num_players=n), num_cycles=300)
 
 
 @pytest.mark.parametrize("n", PLAYERS)
@@ -38,8 +38,8 @@ def test_render_test(n):
 
 
 def test_spaces_are_cached_and_sized_by_player_count():
-    env = stocks_and_bombs_v0.parallel_env(num_players=6)
+    env = stocks_and_bombs_v1.parallel_env(num_players=6)
     assert env.action_space("player_0") is env.action_space("player_3")
     assert env.observation_space("player_1") is env.observation_space("player_1")
     assert env.action_space("player_0").n == 331
-    assert stocks_and_bombs_v0.parallel_env(num_players=4).action_space("player_0").n == 149
+    assert stocks_and_bombs_v1.parallel_env(num_players=4).action_space("player_0").n == 149

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from stonk_envs import stocks_and_bombs_v0
+from stonk_envs import stocks_and_bombs_v1
 
 GAMES_PER_COUNT = {4: 200, 5: 150, 6: 150}  # 500 full games in all
 
@@ -39,7 +39,7 @@ def check_invariants(env, n, observations, rewards):
 
 @pytest.mark.parametrize("n", sorted(GAMES_PER_COUNT))
 def test_random_games_end_conserve_pieces_and_are_zero_sum(n):
-    env = stocks_and_bombs_v0.parallel_env(num_players=n)
+    env = stocks_and_bombs_v1.parallel_env(num_players=n)
     rng = np.random.default_rng(n)
     cap = env.table.game.config.round_cap * env.table.game.config.tick_cap
     for _ in range(GAMES_PER_COUNT[n]):
@@ -48,7 +48,7 @@ def test_random_games_end_conserve_pieces_and_are_zero_sum(n):
 
 
 def test_every_agent_is_observed_at_every_step():
-    env = stocks_and_bombs_v0.raw_env(num_players=5)
+    env = stocks_and_bombs_v1.raw_env(num_players=5)
     env.reset(seed=7)
     rng = np.random.default_rng(7)
     space = env.observation_space("player_0")
@@ -76,7 +76,7 @@ def test_every_agent_is_observed_at_every_step():
 
 
 def test_an_observation_does_not_see_other_seats_targets():
-    env = stocks_and_bombs_v0.parallel_env(num_players=4)
+    env = stocks_and_bombs_v1.parallel_env(num_players=4)
     env.reset(seed=3)
     states = env.table.states
     states["target"][0, :4] = [0, 1, 2, 3]
@@ -90,8 +90,8 @@ def test_an_observation_does_not_see_other_seats_targets():
 
 REPLAY_SCRIPT = """
 import hashlib, numpy as np
-from stonk_envs import stocks_and_bombs_v0
-env = stocks_and_bombs_v0.parallel_env(num_players={n})
+from stonk_envs import stocks_and_bombs_v1
+env = stocks_and_bombs_v1.parallel_env(num_players={n})
 digest = hashlib.sha256()
 for seed in range(20):
     obs, _ = env.reset(seed=seed)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from stonk_envs.stocks_and_bombs_v0 import score_round
+from stonk_envs.stocks_and_bombs_v1 import score_round
 
 BLUE, YELLOW, GREEN, RED, WHITE = range(5)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.core.rng import permutation
 
 GLITCH, SLINKO, NOBBLE, SWEETBEE, CHATTERFLY, BLAMMO, GREEDLE, SOCKTOPUS, BIOHIPPO = range(9)

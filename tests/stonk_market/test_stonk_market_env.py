@@ -26,7 +26,7 @@ from stonk_market_helpers import (
 )
 
 import stonk_envs
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 
 PLAYERS = [3, 4, 5, 6]
 
@@ -73,8 +73,8 @@ def test_action_layout_ends_with_exchange_and_stonks():
 
 
 def test_registry_ids():
-    assert stonk_envs.stonk_market_v0 is sm
-    env = pettingzoo.make("parallel", "stonk_envs/stonk_market-v0", num_players=5)
+    assert stonk_envs.stonk_market_v1 is sm
+    env = pettingzoo.make("parallel", "stonk_envs/stonk_market-v1", num_players=5)
     observations, _ = env.reset(seed=1)
     assert len(observations) == 5
 

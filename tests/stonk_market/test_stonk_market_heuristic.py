@@ -19,7 +19,7 @@ from stonk_market_helpers import (
     tick,
 )
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.policies import RandomPolicy, make_player
 from stonk_envs.policies.stonk_market_heuristic import StonkMarketHeuristic
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.core.rewards import win_loss
 
 GAMES_PER_COUNT = 125  # 500 games over 3, 4, 5 and 6 players

@@ -15,7 +15,7 @@ from stonk_market_helpers import (
     SWEETBEE,
 )
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.games import stonk_market
 
 

@@ -25,7 +25,7 @@ from stonk_market_helpers import (
     withdraw,
 )
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.core.negotiation import VOID_REASONS, VOID_ROUND_OVER, VOID_STALE
 
 STALE = VOID_REASONS[VOID_STALE]

@@ -18,7 +18,7 @@ from stonk_market_helpers import (
     tick,
 )
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies import RandomPolicy, make_player
 from stonk_envs.policies.games import make_game

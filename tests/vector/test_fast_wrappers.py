@@ -3,7 +3,7 @@
 import pytest
 from pettingzoo.utils import wrappers
 
-from stonk_envs import stockpile_v0, stocks_and_bombs_v0
+from stonk_envs import stockpile_v1, stocks_and_bombs_v1
 from stonk_envs.core.adapter import StonkAECEnv
 
 HOT = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos", "_cumulative_rewards")
@@ -12,9 +12,9 @@ HOT = ("agents", "agent_selection", "terminations", "truncations", "rewards", "i
 @pytest.mark.parametrize(
     ("make", "terminates"),
     [
-        (stocks_and_bombs_v0.env, False),  # a real-time game voids an illegal action by default
-        (lambda: stocks_and_bombs_v0.env(illegal_action="terminate"), True),
-        (stockpile_v0.env, True),  # a turn-based game ends the game for it by default
+        (stocks_and_bombs_v1.env, False),  # a real-time game voids an illegal action by default
+        (lambda: stocks_and_bombs_v1.env(illegal_action="terminate"), True),
+        (stockpile_v1.env, True),  # a turn-based game ends the game for it by default
     ],
     ids=["real-time default", "real-time terminate", "turn-based default"],
 )
@@ -30,14 +30,14 @@ def test_wrapped_env_is_the_standard_wrapper_stack(make, terminates):
 
 
 def test_reads_before_reset_raise_as_before():
-    env = stocks_and_bombs_v0.env()
+    env = stocks_and_bombs_v1.env()
     for name in ("agents", "agent_selection", "terminations", "rewards", "num_agents"):
         with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
             getattr(env, name)
 
 
 def test_every_layer_sees_the_base_env_values_as_they_change():
-    env = stocks_and_bombs_v0.env(num_players=4, illegal_action="terminate")
+    env = stocks_and_bombs_v1.env(num_players=4, illegal_action="terminate")
     env.reset(seed=0)
     base = env.unwrapped
     for _ in range(5):
