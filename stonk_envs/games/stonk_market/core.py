@@ -588,7 +588,7 @@ def step(s, actions, rewards_out, voids):
 def observe(s, seat, out):
     """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
     n = s.n
-    out[:] = 0.0
+    out[: base_obs_size(n)] = 0.0  # the memory writer clears only its sparse blocks
     for suit in range(NUM_SUITS):
         out[suit] = s.hand[seat, suit]
     out[NUM_SUITS + s.exchange] = 1.0
@@ -630,6 +630,10 @@ def observe_memory(s, seat, out, base):
     activity_base = target_base + n * n
     caller_base = activity_base + n * NUM_ACTIVITIES
     table = caller_base + 3 * n
+    out[base + 2 * block : base + 4 * block] = 0.0  # last announcement, last bid
+    out[target_base:activity_base] = 0.0
+    out[table + NUM_SUITS : table + 3 * NUM_SUITS] = 0.0
+    out[table + 3 * NUM_SUITS + 1 : table + 3 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)] = 0.0
     for jr in range(n):
         j = (seat + jr) % n
         k = per_seat_suits + jr * NUM_SUITS
