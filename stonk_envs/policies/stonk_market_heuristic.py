@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
+from stonk_envs.games.stonk_market.core import memory_size
 from stonk_envs.policies.base import Policy
 
 TOTALS = np.array(SUIT_COUNTS)
@@ -47,6 +48,8 @@ class StonkMarketHeuristic(Policy):
         self.stonks = self.exchange_base + 9
 
     def act(self, observations, masks, rng):
+        if observations.shape[1:] == (self.obs_size + memory_size(self.n),):
+            observations = observations[:, : self.obs_size]  # it does not read the public memory
         if observations.shape[1:] != (self.obs_size,) or masks.shape[1:] != (self.num_actions,):
             raise ValueError(
                 f"expected observations of size {self.obs_size} and masks of size {self.num_actions} "

@@ -6,6 +6,7 @@ import numpy as np
 
 from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.core.rng import permutation
+from stonk_envs.games.stonk_market import core
 
 GLITCH, SLINKO, NOBBLE, SWEETBEE, CHATTERFLY, BLAMMO, GREEDLE, SOCKTOPUS, BIOHIPPO = range(9)
 
@@ -64,7 +65,8 @@ def table_env(hands=MIXED_HANDS, exchange_suit=MIXED_EXCHANGE, **config):
 
 
 def set_table(env, hands, exchange_suit: int) -> None:
-    """Replace the hands and the Exchange card of ``env``'s game; no knowledge, no offers."""
+    """Replace the hands and the Exchange card of ``env``'s game; no knowledge, no offers, no memory
+    of the round (the last round's record stays)."""
     states = env.table.states
     table = np.asarray(hands)
     counts = table.sum(axis=0)
@@ -78,6 +80,7 @@ def set_table(env, hands, exchange_suit: int) -> None:
         states[field][0] = -1
     for field in ("ann_count", "bid_count"):
         states[field][0] = 0
+    core.clear_round_memory(states[0])  # the round's record starts with this table
     env.table.state_edited()
 
 

@@ -130,14 +130,15 @@ def test_leak_from_a_constructed_position():
     other["hand"][0, 2] = [0, 1, 1, 2, 2, 2, 1, 3, 3]
     other["hand"][0, 3] = [2, 1, 1, 1, 1, 2, 1, 2, 4]
     game = env.table.game
+    size = len(game.observation_bounds[0])
     for observer in (0, 1):
         views = []
         for table in (states, other):
-            obs = np.zeros(157, np.float32)
+            obs = np.zeros(size, np.float32)
             game.observe(table, 0, observer, obs)
             views.append(obs)
         assert np.array_equal(views[0], views[1])
-    seen_by_2 = [np.zeros(157, np.float32), np.zeros(157, np.float32)]
+    seen_by_2 = [np.zeros(size, np.float32), np.zeros(size, np.float32)]
     game.observe(states, 0, 2, seen_by_2[0])
     game.observe(other, 0, 2, seen_by_2[1])
     assert not np.array_equal(seen_by_2[0], seen_by_2[1])

@@ -250,7 +250,7 @@ def test_the_tick_cap_scores_the_round_with_no_caller():
     assert s["last_scores"][:N].tolist() == [32, 16, 7, 14]
     assert (s["round"], s["tick"]) == (1, 0)
     assert s["ann_count"][:N].tolist() == [0] * N
-    assert obs["player_0"]["observation"][-3:].tolist() == [1, 0, 3]
+    assert obs["player_0"]["observation"][154:157].tolist() == [1, 0, 3]  # round, tick, left (memory follows)
 
 
 def test_three_rounds_carry_the_totals_and_pay_the_winner():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stonk_envs.core.rewards import REWARD_MODES
-from stonk_envs.core.validation import INT32_MAX, check_choice, check_int, check_product
+from stonk_envs.core.validation import INT32_MAX, check_bool, check_choice, check_int, check_product
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 
@@ -46,6 +46,9 @@ class StonkMarketConfig:
     """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
     reward_scale: int = 20
     """Points that make one unit of reward in the ``score_diff`` and ``round_diff`` modes."""
+    memory: bool = True
+    """Append the public memory (M9, 2026-12-01) to the observation; False gives the table as it
+    stands only (the observation before the memory existed, same size and entries)."""
 
     def __post_init__(self):
         checked = {
@@ -55,6 +58,7 @@ class StonkMarketConfig:
             "stonks_bonus": check_int("stonks_bonus", self.stonks_bonus, 0, INT32_MAX - MAX_CARD_POINTS),
             "reward_mode": check_choice("reward_mode", self.reward_mode, REWARD_MODES),
             "reward_scale": check_int("reward_scale", self.reward_scale, 1, INT32_MAX),
+            "memory": check_bool("memory", self.memory),
         }
         for name, value in checked.items():
             object.__setattr__(self, name, value)

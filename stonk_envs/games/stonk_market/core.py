@@ -35,6 +35,44 @@ last round scores      n         the round scores of the last scored round
 round, tick, left      3         round index, tick in round, ticks left
 =====================  ========  ===============================================
 
+That is n^2 + 30n + 21 entries, the whole observation with ``memory=False``. With
+``memory=True`` (the default) the public memory follows (M9, 2026-12-01): n^2 + 85n + 64
+more entries, 2n^2 + 115n + 85 in all (577 at n = 4). "This round" starts at each deal.
+
+==========================  =========  ==================================================
+entries                     size       meaning
+==========================  =========  ==================================================
+proven by announcements     n * 9      largest count of each suit j announced this round
+proven by bids              n * 9      largest count of each suit j offered in a bid
+last announcement           n * 9      count k at the suit of j's latest announcement this
+                                       round, open, replaced, withdrawn or taken (0: none)
+last bid                    n * 9      count k at the suit of j's latest bid this round
+bids on suit                n * 9      bids j made on announcements of each suit (wants)
+cards gained                n * 9      cards of each suit j received in deals and from the
+                                       Exchange this round
+cards given                 n * 9      cards of each suit j gave in deals and to the
+                                       Exchange this round
+last round's hands          n * 9      every hand when the last round was scored
+last bid target             n * n      j's latest bid was on relative seat t's announcement
+activity                    n * 6      j's announcements, bids, withdrawals, bids taken,
+                                       bids of j's taken, Exchange trades this round
+last round's caller         n          one-hot relative seat that called STONKS
+valid calls, invalid calls  2n         each seat's STONKS calls this game
+Exchange intake             9          cards of each suit put into the Exchange this round
+first Exchange card         9          one-hot suit of the card the round's deal put there
+last round's Exchange       9          one-hot suit of the Exchange card at the last scoring
+last call valid             1          1 when the last round's call was valid
+recent Exchange trades      4(9 + n)   newest first: suit put in (one-hot), relative seat
+                                       that put it in (one-hot); zero where fewer happened
+==========================  =========  ==================================================
+
+An announcement or bid counts when it posts something new (repeating the open one does
+nothing). Upper bounds (lower bounds are 0), with T a suit's cards and C the tick cap:
+counts of a suit T; bids on a suit C - 1; cards gained or given T * C (a seat moves at
+most T cards of a suit each way within one tick); activity C, C - 1, C // 2,
+(C + 1) // 3, C - 2, C (see :func:`activity_bounds`); calls the number of rounds;
+Exchange intake n * C; one-hots 1, and 0 for a bid on one's own announcement.
+
 The public knowledge of a hand (M9) is a lower bound per suit: cards seen going into it
 (deals and Exchange trades, M4) since the deal. Giving away m cards of a suit lowers it to
 max(0, known - m).
@@ -58,6 +96,13 @@ WAIT, ANNOUNCE, BID, TAKE, WITHDRAW, EXCHANGE, STONKS = 0, 1, 2, 3, 4, 5, 6
 ACTION_KINDS = ("WAIT", "ANNOUNCE", "BID", "TAKE", "WITHDRAW", "EXCHANGE", "STONKS")
 BID_BASE = 1 + NUM_SUITS * MAX_COUNT
 PER_SEAT = NUM_SUITS * MAX_COUNT
+
+ANNOUNCED, BID_MADE, WITHDRAWN, TOOK, TAKEN, EXCHANGED = range(6)
+ACTIVITY_NAMES = ("announcements", "bids", "withdrawals", "bids taken", "bids of mine taken", "exchanges")
+"""The per-seat activity counts of the public memory, in observation order (this round)."""
+NUM_ACTIVITIES = len(ACTIVITY_NAMES)
+RECENT_EXCHANGES = 4
+"""Exchange trades of this round the observation lists one by one, newest first."""
 
 STATE_DTYPE = np.dtype(
     [
@@ -88,6 +133,31 @@ STATE_DTYPE = np.dtype(
         ("seen_bid_count", np.int8, (MAX_PLAYERS,)),
         ("totals", np.int32, (MAX_PLAYERS,)),
         ("last_scores", np.int32, (MAX_PLAYERS,)),
+        # public memory (M9, 2026-12-01): this round's record, cleared at each deal
+        ("memory", np.bool_),
+        ("ann_max", np.int8, (MAX_PLAYERS, NUM_SUITS)),
+        ("bid_max", np.int8, (MAX_PLAYERS, NUM_SUITS)),
+        ("last_ann_suit", np.int8, (MAX_PLAYERS,)),
+        ("last_ann_count", np.int8, (MAX_PLAYERS,)),
+        ("last_bid_to", np.int8, (MAX_PLAYERS,)),
+        ("last_bid_suit", np.int8, (MAX_PLAYERS,)),
+        ("last_bid_count", np.int8, (MAX_PLAYERS,)),
+        ("wanted", np.int32, (MAX_PLAYERS, NUM_SUITS)),
+        ("gained", np.int64, (MAX_PLAYERS, NUM_SUITS)),
+        ("given", np.int64, (MAX_PLAYERS, NUM_SUITS)),
+        ("activity", np.int32, (MAX_PLAYERS, NUM_ACTIVITIES)),
+        ("exchange_in", np.int64, (NUM_SUITS,)),
+        ("first_exchange", np.int8),
+        ("exchanges", np.int64),
+        ("recent_suit", np.int8, (RECENT_EXCHANGES,)),
+        ("recent_seat", np.int8, (RECENT_EXCHANGES,)),
+        # the last scored round, and the game's calls
+        ("last_caller", np.int32),
+        ("last_valid", np.bool_),
+        ("last_exchange", np.int8),
+        ("last_hand", np.int8, (MAX_PLAYERS, NUM_SUITS)),
+        ("valid_calls", np.int32, (MAX_PLAYERS,)),
+        ("invalid_calls", np.int32, (MAX_PLAYERS,)),
     ]
 )
 
@@ -119,12 +189,26 @@ def num_actions(n):
 
 
 @njit(cache=True)
-def obs_size(n):
+def base_obs_size(n):
+    """The observation without the public memory (``memory=False``)."""
     return 2 * NUM_SUITS + n + 2 * n * NUM_SUITS + n * (n + NUM_SUITS) + 2 * n + 3
 
 
+@njit(cache=True)
+def memory_size(n):
+    """The public memory appended to the observation: n^2 + 85n + 64 entries."""
+    per_seat = 8 * NUM_SUITS + n + NUM_ACTIVITIES + 3
+    return n * per_seat + 3 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)
+
+
+@njit(cache=True)
+def obs_size(n, memory):
+    return base_obs_size(n) + (memory_size(n) if memory else 0)
+
+
 def state_size(n: int) -> int:
-    return 25 * n + 4
+    """25n + 4 entries of the table as it stands, then 67n + 33 of memory, RNG and settings."""
+    return 92 * n + 37
 
 
 @njit(cache=True)
@@ -196,6 +280,39 @@ def clear_offers(s):
 
 
 @njit(cache=True)
+def clear_round_memory(s):
+    """Forget this round's record (a new deal); the Exchange card dealt starts it."""
+    s.ann_max[:, :] = 0
+    s.bid_max[:, :] = 0
+    s.wanted[:, :] = 0
+    s.gained[:, :] = 0
+    s.given[:, :] = 0
+    s.activity[:, :] = 0
+    s.exchange_in[:] = 0
+    for p in range(MAX_PLAYERS):
+        s.last_ann_suit[p] = NONE
+        s.last_ann_count[p] = 0
+        s.last_bid_to[p] = NONE
+        s.last_bid_suit[p] = NONE
+        s.last_bid_count[p] = 0
+    s.first_exchange = s.exchange
+    s.exchanges = 0
+    s.recent_suit[:] = NONE
+    s.recent_seat[:] = NONE
+
+
+@njit(cache=True)
+def clear_game_memory(s):
+    """Nothing scored yet: no last round, no calls."""
+    s.last_caller = NONE
+    s.last_valid = False
+    s.last_exchange = NONE
+    s.last_hand[:, :] = 0
+    s.valid_calls[:] = 0
+    s.invalid_calls[:] = 0
+
+
+@njit(cache=True)
 def deal_round(s):
     """Shuffle the 61 cards and deal them afresh; the last card is the Exchange (M1b)."""
     n = s.n
@@ -213,12 +330,15 @@ def deal_round(s):
         s.hand[k // size, deck[k]] += 1
     s.exchange = deck[n * size]
     clear_offers(s)
+    clear_round_memory(s)
     negotiation.start_round(s)
 
 
 @njit(cache=True)
-def init(s, seed, n, tick_cap, num_rounds, stonks_bonus, reward_mode, reward_scale):
-    """Start a new game in record ``s``."""
+def init(s, seed, n, tick_cap, num_rounds, stonks_bonus, reward_mode, reward_scale, memory):
+    """Start a new game in record ``s``; ``memory`` appends the public memory to observations."""
+    s.memory = memory
+    clear_game_memory(s)
     s.tick_cap = tick_cap
     s.num_rounds = num_rounds
     s.stonks_bonus = stonks_bonus
@@ -261,8 +381,55 @@ def move_cards(s, giver, receiver, suit, count):
     """Move ``count`` cards of ``suit`` face-up (M4), updating the public knowledge (M9)."""
     s.hand[giver, suit] -= count
     s.known[giver, suit] = max(0, s.known[giver, suit] - count)
+    s.given[giver, suit] += count
     s.hand[receiver, suit] += count
     s.known[receiver, suit] += count
+    s.gained[receiver, suit] += count
+
+
+@njit(cache=True)
+def trade_with_exchange(s, seat, suit):
+    """``seat`` puts one card of ``suit`` face-up into the Exchange and takes the card there (M4)."""
+    taken = s.exchange
+    s.hand[seat, suit] -= 1
+    s.known[seat, suit] = max(0, s.known[seat, suit] - 1)
+    s.given[seat, suit] += 1
+    s.hand[seat, taken] += 1
+    s.known[seat, taken] += 1
+    s.gained[seat, taken] += 1
+    s.exchange = suit
+    s.exchange_in[suit] += 1
+    slot = s.exchanges % RECENT_EXCHANGES
+    s.recent_suit[slot] = suit
+    s.recent_seat[slot] = seat
+    s.exchanges += 1
+    s.activity[seat, EXCHANGED] += 1
+
+
+@njit(cache=True)
+def post_announcement(s, seat, suit, count):
+    """``seat`` announces ``count`` cards of ``suit``; it proves the holding (M9)."""
+    clear_announcement(s, seat)
+    s.ann_suit[seat] = suit
+    s.ann_count[seat] = count
+    s.last_ann_suit[seat] = suit
+    s.last_ann_count[seat] = count
+    s.ann_max[seat, suit] = max(s.ann_max[seat, suit], count)
+    s.activity[seat, ANNOUNCED] += 1
+
+
+@njit(cache=True)
+def post_bid(s, seat, j, suit, count):
+    """``seat`` bids ``count`` cards of ``suit`` on j's announcement; it proves the holding and shows a want."""
+    s.bid_to[seat] = j
+    s.bid_suit[seat] = suit
+    s.bid_count[seat] = count
+    s.last_bid_to[seat] = j
+    s.last_bid_suit[seat] = suit
+    s.last_bid_count[seat] = count
+    s.bid_max[seat, suit] = max(s.bid_max[seat, suit], count)
+    s.wanted[seat, s.ann_suit[j]] += 1
+    s.activity[seat, BID_MADE] += 1
 
 
 # ---------------------------------------------------------------------------- legality
@@ -329,17 +496,14 @@ def resolve_action(s, seat, action):
         if s.hand[seat, suit] < count:
             return False
         if s.ann_suit[seat] != suit or s.ann_count[seat] != count:
-            clear_announcement(s, seat)
-            s.ann_suit[seat] = suit
-            s.ann_count[seat] = count
+            post_announcement(s, seat, suit, count)
         return True
     if kind == BID:
         j = (seat + jr) % n
         if not announcement_as_seen(s, j) or s.hand[seat, suit] < count:
             return False
-        s.bid_to[seat] = j
-        s.bid_suit[seat] = suit
-        s.bid_count[seat] = count
+        if s.bid_to[seat] != j or s.bid_suit[seat] != suit or s.bid_count[seat] != count:
+            post_bid(s, seat, j, suit, count)
         return True
     if kind == TAKE:
         j = (seat + jr) % n
@@ -348,6 +512,8 @@ def resolve_action(s, seat, action):
         give, k = s.ann_suit[seat], s.ann_count[seat]
         get, m = s.bid_suit[j], s.bid_count[j]
         clear_announcement(s, seat)
+        s.activity[seat, TOOK] += 1
+        s.activity[j, TAKEN] += 1
         move_cards(s, seat, j, give, k)
         move_cards(s, j, seat, get, m)
         clear_uncovered(s)
@@ -356,16 +522,12 @@ def resolve_action(s, seat, action):
         if s.ann_count[seat] == 0:
             return False
         clear_announcement(s, seat)
+        s.activity[seat, WITHDRAWN] += 1
         return True
     if kind == EXCHANGE:
         if s.hand[seat, suit] == 0:
             return False
-        taken = s.exchange
-        s.hand[seat, suit] -= 1
-        s.known[seat, suit] = max(0, s.known[seat, suit] - 1)
-        s.hand[seat, taken] += 1
-        s.known[seat, taken] += 1
-        s.exchange = suit
+        trade_with_exchange(s, seat, suit)
         clear_uncovered(s)
         return True
     negotiation.call_round_end(s, seat)
@@ -382,6 +544,21 @@ def score_round_into(s, gains):
         s.totals[p] += scores[p]
         s.last_scores[p] = scores[p]
         gains[p] = scores[p]
+    remember_round_end(s)
+
+
+@njit(cache=True)
+def remember_round_end(s):
+    """Write down the ended round: caller, validity, Exchange card, every hand (M9)."""
+    s.last_caller = s.caller
+    s.last_valid = s.caller != NONE and all_majorities(s.hand[s.caller])
+    if s.caller != NONE:
+        if s.last_valid:
+            s.valid_calls[s.caller] += 1
+        else:
+            s.invalid_calls[s.caller] += 1
+    s.last_exchange = s.exchange
+    s.last_hand[:, :] = s.hand
 
 
 @njit(cache=True)
@@ -411,7 +588,7 @@ def step(s, actions, rewards_out, voids):
 def observe(s, seat, out):
     """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
     n = s.n
-    out[:] = 0.0
+    out[: base_obs_size(n)] = 0.0  # the memory writer clears only its sparse blocks
     for suit in range(NUM_SUITS):
         out[suit] = s.hand[seat, suit]
     out[NUM_SUITS + s.exchange] = 1.0
@@ -439,35 +616,105 @@ def observe(s, seat, out):
     out[k] = s.round
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
+    if s.memory:
+        observe_memory(s, seat, out, k + 3)
 
 
 @njit(cache=True)
-def round_score_bounds(bonus):
-    """The lowest and highest round score any player can get."""
-    return -(SUIT_TOTALS.max() - 1), 2 * DECK_SIZE + bonus
+def observe_memory(s, seat, out, base):
+    """Write ``seat``'s public memory (layout in the module docstring) from ``out[base]`` on."""
+    n = s.n
+    per_seat_suits = base  # eight blocks of n * 9: [block][jr][suit]
+    block = n * NUM_SUITS
+    target_base = base + 8 * block
+    activity_base = target_base + n * n
+    caller_base = activity_base + n * NUM_ACTIVITIES
+    table = caller_base + 3 * n
+    out[base + 2 * block : base + 4 * block] = 0.0  # last announcement, last bid
+    out[target_base:activity_base] = 0.0
+    out[table + NUM_SUITS : table + 3 * NUM_SUITS] = 0.0
+    out[table + 3 * NUM_SUITS + 1 : table + 3 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)] = 0.0
+    for jr in range(n):
+        j = (seat + jr) % n
+        k = per_seat_suits + jr * NUM_SUITS
+        for suit in range(NUM_SUITS):
+            out[k + suit] = s.ann_max[j, suit]
+            out[k + block + suit] = s.bid_max[j, suit]
+            out[k + 4 * block + suit] = s.wanted[j, suit]
+            out[k + 5 * block + suit] = s.gained[j, suit]
+            out[k + 6 * block + suit] = s.given[j, suit]
+            out[k + 7 * block + suit] = s.last_hand[j, suit]
+        if s.last_ann_count[j] > 0:
+            out[k + 2 * block + s.last_ann_suit[j]] = s.last_ann_count[j]
+        if s.last_bid_count[j] > 0:
+            out[k + 3 * block + s.last_bid_suit[j]] = s.last_bid_count[j]
+            out[target_base + jr * n + (s.last_bid_to[j] - seat) % n] = 1.0
+        for a in range(NUM_ACTIVITIES):
+            out[activity_base + jr * NUM_ACTIVITIES + a] = s.activity[j, a]
+        out[caller_base + jr] = 1.0 if s.last_caller == j else 0.0
+        out[caller_base + n + jr] = s.valid_calls[j]
+        out[caller_base + 2 * n + jr] = s.invalid_calls[j]
+    for suit in range(NUM_SUITS):
+        out[table + suit] = s.exchange_in[suit]
+    out[table + NUM_SUITS + s.first_exchange] = 1.0
+    if s.last_exchange != NONE:
+        out[table + 2 * NUM_SUITS + s.last_exchange] = 1.0
+    out[table + 3 * NUM_SUITS] = 1.0 if s.last_valid else 0.0
+    k = table + 3 * NUM_SUITS + 1
+    for i in range(min(s.exchanges, RECENT_EXCHANGES)):
+        slot = (s.exchanges - 1 - i) % RECENT_EXCHANGES
+        out[k + i * (NUM_SUITS + n) + s.recent_suit[slot]] = 1.0
+        out[k + i * (NUM_SUITS + n) + NUM_SUITS + (s.recent_seat[slot] - seat) % n] = 1.0
 
 
 @njit(cache=True)
-def observation_bounds(n, tick_cap, num_rounds, stonks_bonus, low, high):
-    """Write the per-entry bounds of an observation."""
+def round_score_bounds(n, bonus):
+    """The lowest and highest round score any player can get.
+
+    Lowest: 8 BioHippo or Socktopus Ltd. while the ninth is the Exchange card. Highest: a
+    valid call holding every card but the Exchange's suit, whose other cards go to the
+    other seats (each keeps at least one card: a deal gives and takes at least one). When
+    the other seats outnumber those cards (6 players, a 5-card suit), each extra card they
+    need breaks a full suit of T, costing T + 1 (n <= 6 needs at most one).
+    """
+    best = 0
+    for e in range(NUM_SUITS):
+        score = 2 * (DECK_SIZE - SUIT_TOTALS[e])
+        extra = (n - 1) - (SUIT_TOTALS[e] - 1)
+        if extra > 0:
+            cheapest = DECK_SIZE
+            for suit in range(NUM_SUITS):
+                if suit != e:
+                    cheapest = min(cheapest, SUIT_TOTALS[suit] + 1)
+            score -= extra * cheapest
+        best = max(best, score)
+    return -(SUIT_TOTALS.max() - 1), best + bonus
+
+
+@njit(cache=True)
+def observation_bounds(n, tick_cap, num_rounds, stonks_bonus, memory, low, high):
+    """Write the per-entry bounds of an observation (``memory``: with the public memory)."""
     low[:] = 0.0
     high[:] = 1.0
     for suit in range(NUM_SUITS):
         high[suit] = SUIT_TOTALS[suit]
     k = 2 * NUM_SUITS
     for jr in range(n):
-        high[k + jr] = DECK_SIZE - 1
+        high[k + jr] = DECK_SIZE - n  # every other seat keeps at least one card
     k += n
     for block in range(2):
         for jr in range(n):
             for suit in range(NUM_SUITS):
                 high[k + (block * n + jr) * NUM_SUITS + suit] = SUIT_TOTALS[suit]
-    k += 2 * n * NUM_SUITS + n * n
+    k += 2 * n * NUM_SUITS
+    for jr in range(n):
+        high[k + jr * n + jr] = 0.0  # nobody bids on their own announcement
+    k += n * n
     for jr in range(n):
         for suit in range(NUM_SUITS):
             high[k + jr * NUM_SUITS + suit] = SUIT_TOTALS[suit]
     k += n * NUM_SUITS
-    lo, hi = round_score_bounds(stonks_bonus)
+    lo, hi = round_score_bounds(n, stonks_bonus)
     for jr in range(n):
         low[k + jr] = lo * num_rounds
         high[k + jr] = hi * num_rounds
@@ -477,11 +724,78 @@ def observation_bounds(n, tick_cap, num_rounds, stonks_bonus, low, high):
     high[k] = num_rounds
     high[k + 1] = tick_cap
     high[k + 2] = tick_cap
+    if memory:
+        memory_bounds(n, tick_cap, num_rounds, high[k + 3 :])
+
+
+@njit(cache=True)
+def activity_bounds(tick_cap, out):
+    """The most of each activity a seat can do in a round of ``tick_cap`` ticks (one action a tick).
+
+    A bid needs an announcement seen at the start of its tick (not before tick 1); a take
+    needs the bid seen (tick 2 on); a withdrawal needs its own announcement seen (every
+    other tick); taking a bid needs a fresh announcement each time (every third tick).
+    """
+    out[ANNOUNCED] = tick_cap
+    out[BID_MADE] = max(0, tick_cap - 1)
+    out[WITHDRAWN] = tick_cap // 2
+    out[TOOK] = (tick_cap + 1) // 3
+    out[TAKEN] = max(0, tick_cap - 2)
+    out[EXCHANGED] = tick_cap
+
+
+@njit(cache=True)
+def memory_bounds(n, tick_cap, num_rounds, high):
+    """Write the upper bounds of the public memory (all lower bounds are 0).
+
+    Within one tick a seat gains (and gives) at most T cards of a suit of T: its two deals
+    of a tick (its own take, a take of its bid) move different suits each way, and an
+    Exchange trade moves one card.
+    """
+    block = n * NUM_SUITS
+    activity = np.zeros(NUM_ACTIVITIES)
+    activity_bounds(tick_cap, activity)
+    for jr in range(n):
+        for suit in range(NUM_SUITS):
+            total = SUIT_TOTALS[suit]
+            k = jr * NUM_SUITS + suit
+            high[k] = total
+            high[block + k] = total
+            high[2 * block + k] = total
+            high[3 * block + k] = total
+            high[4 * block + k] = max(0, tick_cap - 1)
+            high[5 * block + k] = total * tick_cap
+            high[6 * block + k] = total * tick_cap
+            high[7 * block + k] = total
+    k = 8 * block
+    for jr in range(n):
+        for t in range(n):
+            high[k + jr * n + t] = 0.0 if t == jr else 1.0
+    k += n * n
+    for jr in range(n):
+        for a in range(NUM_ACTIVITIES):
+            high[k + jr * NUM_ACTIVITIES + a] = activity[a]
+    k += n * NUM_ACTIVITIES
+    for jr in range(n):
+        high[k + jr] = 1.0
+        high[k + n + jr] = num_rounds
+        high[k + 2 * n + jr] = num_rounds
+    k += 3 * n
+    for suit in range(NUM_SUITS):
+        high[k + suit] = n * tick_cap
+    k += NUM_SUITS
+    for i in range(2 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)):
+        high[k + i] = 1.0
 
 
 @njit(cache=True)
 def state_vector(s, out):
-    """Write the full state (every hand included) as a flat vector."""
+    """Write the full state (every hand included) as a flat vector.
+
+    First the table as it stands (25n + 4), then per seat the public memory (67n), then the
+    round's Exchange record, the last round, the random stream (four 16-bit parts, exact in
+    float32: it decides the next deals and resolution orders) and the settings (33).
+    """
     n = s.n
     k = 0
     for p in range(n):
@@ -502,3 +816,45 @@ def state_vector(s, out):
     out[k + 1] = s.round
     out[k + 2] = s.tick
     out[k + 3] = s.caller
+    k += 4
+    for p in range(n):
+        for suit in range(NUM_SUITS):
+            out[k + suit] = s.ann_max[p, suit]
+            out[k + NUM_SUITS + suit] = s.bid_max[p, suit]
+            out[k + 2 * NUM_SUITS + suit] = s.wanted[p, suit]
+            out[k + 3 * NUM_SUITS + suit] = s.gained[p, suit]
+            out[k + 4 * NUM_SUITS + suit] = s.given[p, suit]
+            out[k + 5 * NUM_SUITS + suit] = s.last_hand[p, suit]
+        k += 6 * NUM_SUITS
+        out[k] = s.last_ann_suit[p]
+        out[k + 1] = s.last_ann_count[p]
+        out[k + 2] = s.last_bid_to[p]
+        out[k + 3] = s.last_bid_suit[p]
+        out[k + 4] = s.last_bid_count[p]
+        out[k + 5] = s.valid_calls[p]
+        out[k + 6] = s.invalid_calls[p]
+        k += 7
+        for a in range(NUM_ACTIVITIES):
+            out[k + a] = s.activity[p, a]
+        k += NUM_ACTIVITIES
+    for suit in range(NUM_SUITS):
+        out[k + suit] = s.exchange_in[suit]
+    k += NUM_SUITS
+    out[k] = s.first_exchange
+    out[k + 1] = s.exchanges
+    for i in range(RECENT_EXCHANGES):
+        out[k + 2 + i] = s.recent_suit[i]
+        out[k + 2 + RECENT_EXCHANGES + i] = s.recent_seat[i]
+    k += 2 + 2 * RECENT_EXCHANGES
+    out[k] = s.last_caller
+    out[k + 1] = s.last_valid
+    out[k + 2] = s.last_exchange
+    for part in range(4):
+        out[k + 3 + part] = (s.rng >> np.uint64(16 * part)) & np.uint64(0xFFFF)
+    out[k + 7] = s.game_over
+    out[k + 8] = s.tick_cap
+    out[k + 9] = s.num_rounds
+    out[k + 10] = s.stonks_bonus
+    out[k + 11] = s.reward_mode
+    out[k + 12] = s.reward_scale
+    out[k + 13] = s.memory

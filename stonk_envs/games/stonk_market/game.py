@@ -33,16 +33,16 @@ class StonkMarket(Game):
         super().__init__(config)
         n = self.num_players
         self.num_actions = int(core.num_actions(n))
-        size = int(core.obs_size(n))
+        size = int(core.obs_size(n, config.memory))
         low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
-        core.observation_bounds(n, config.tick_cap, config.num_rounds, config.stonks_bonus, low, high)
+        core.observation_bounds(n, config.tick_cap, config.num_rounds, config.stonks_bonus, config.memory, low, high)
         self.observation_bounds = (low, high)
         self.state_size = int(core.state_size(n))
         self._reward_mode = reward_mode_code(config.reward_mode)
 
     def init_args(self):
         c = self.config
-        return (c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale)
+        return (c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale, c.memory)
 
     def scores(self, states, i):
         return states[i]["totals"][: self.num_players].astype(np.float64)
