@@ -28,7 +28,7 @@ from stonk_market_helpers import (
     withdraw,
 )
 
-from stonk_envs import stonk_market_v0 as sm
+from stonk_envs import stonk_market_v1 as sm
 from stonk_envs import vector
 from stonk_envs.games.stonk_market import core
 from stonk_envs.policies.players import builtin_player
