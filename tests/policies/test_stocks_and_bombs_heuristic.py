@@ -121,3 +121,30 @@ def test_beats_three_random_players_clearly():
 
 def test_is_the_games_basic_player():
     assert isinstance(make_player("basic", "stocks_and_bombs", 4), StocksAndBombsHeuristic)
+
+
+def test_every_opening_swap_it_accepts_puts_it_ahead_and_it_stops_at_once():
+    # Why no player can win a round against three basic players: from the opening, every swap
+    # with seat 0 that the partner accepts (its score strictly rises) leaves seat 0 at 0 or below
+    # and the partner strictly ahead, and the partner calls STOP in the very next tick.
+    from itertools import permutations
+
+    observations, masks = [], []
+    for targets in permutations(range(N)):
+        for partner in range(1, N):
+            for give_size in (1, 2, 3):
+                for receive_size in (1, 2, 3):
+                    moves = [(piece(0, give_size), partner), (piece(partner, receive_size), 0)]
+                    states = position(list(targets), moves=moves, tick=1)
+                    scores = np.zeros(N, np.int32)
+                    core.round_scores(states[0]["holder"], states[0]["target"], N, scores)
+                    if scores[partner] <= 0:
+                        continue  # the partner refuses: its score does not strictly rise
+                    assert scores[0] <= 0 < scores[partner]
+                    observations.append(np.zeros(core.obs_size(N), np.float32))
+                    masks.append(np.zeros(core.num_actions(N), np.int8))
+                    core.observe(states[0], partner, observations[-1])
+                    core.legal_mask(states[0], partner, masks[-1])
+    actions = StocksAndBombsHeuristic(N).act(np.array(observations), np.array(masks), np.random.default_rng(0))
+    assert len(actions) > 0
+    assert (actions == STOP).all()
