@@ -61,6 +61,13 @@ class RLlibConfig:
     """Remote sampling processes (0: sample in the training process)."""
     num_envs_per_env_runner: int = 1
     """Games stepped by each env runner."""
+    sample_timeout_s: float | None = None
+    """Seconds an iteration waits for the env runners' samples; None (the default): until they come.
+
+    RLlib's own default, 60 s, is easily hit on a loaded machine: the late samples are dropped,
+    the iteration trains on what came back (possibly nothing) and the weight sync skips runners
+    still sampling, which then keep playing old weights. Set it only to survive stalled runners.
+    """
     train_batch_size: int = 2000
     """Env steps per training iteration."""
     minibatch_size: int = 256
@@ -88,6 +95,8 @@ class RLlibConfig:
                      "minibatch_size", "num_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.sample_timeout_s is not None and self.sample_timeout_s <= 0:
+            raise ValueError(f"sample_timeout_s must be > 0 or null (wait), got {self.sample_timeout_s}")
         if self.num_env_runners < 0:
             raise ValueError(f"num_env_runners must be >= 0, got {self.num_env_runners}")
         if self.minibatch_size > self.train_batch_size:

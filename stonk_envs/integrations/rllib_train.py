@@ -46,7 +46,9 @@ def build_algorithm(config: RLlibConfig):
     algorithm_config = (
         PPOConfig()
         .environment(StonkMultiAgentEnv, env_config=env_config)
-        .env_runners(num_env_runners=config.num_env_runners, num_envs_per_env_runner=config.num_envs_per_env_runner)
+        # None waits for every env runner's samples (see RLlibConfig.sample_timeout_s).
+        .env_runners(num_env_runners=config.num_env_runners, num_envs_per_env_runner=config.num_envs_per_env_runner,
+                     sample_timeout_s=config.sample_timeout_s)
         .multi_agent(policies={LEARNER, *players}, policy_mapping_fn=mapping, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(
             rl_module_specs={LEARNER: masked_module_spec(config.hidden), **players}))

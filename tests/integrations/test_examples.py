@@ -100,3 +100,45 @@ def test_a_remote_env_runner_plays_the_league_the_driver_trains(ray_session):
             assert len(modules) == 4 and list(modules.values()).count(LEARNER) == 1
     finally:
         algorithm.stop()
+
+
+def _train_with_a_remote_runner(extra: list[str]) -> list[tuple[float, bool]]:
+    """Two iterations with one remote env runner: (env steps trained on, the runner's ``main`` equals the learner's)."""
+    import numpy as np
+    from ray.rllib.core import ALL_MODULES
+
+    from stonk_envs.integrations.rllib_config import load_rllib_config
+    from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
+    from stonk_envs.integrations.rllib_train import build_algorithm
+
+    overrides = ["num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1", "hidden=[16]",
+                 "league.snapshot_every=0", "env_config.round_cap=1", *extra]
+    algorithm = build_algorithm(load_rllib_config(str(ROOT / "configs" / "rllib_stocks_and_bombs.yaml"), overrides))
+    try:
+        seen, trained_steps = [], 0
+        for _ in range(2):
+            before = trained_steps
+            trained_steps = algorithm.train().get("learners", {}).get(ALL_MODULES, {}).get(
+                "num_env_steps_trained_lifetime", before)
+            (played,) = algorithm.env_runner_group.foreach_env_runner(
+                lambda runner: {key: np.asarray(value) for key, value in runner.module[LEARNER].get_state().items()},
+                local_env_runner=False,
+            )
+            trained = learner_weights(algorithm, inference_only=True)
+            synced = all(np.array_equal(played[key], np.asarray(value)) for key, value in trained.items())
+            seen.append((trained_steps - before, synced))
+        return seen
+    finally:
+        algorithm.stop()
+
+
+def test_every_iteration_with_a_remote_env_runner_trains_on_a_full_batch_and_plays_the_new_weights(ray_session):
+    """The shipped configs wait for the runners' samples (``sample_timeout_s: null``).
+
+    With RLlib's 60 s timeout, runners slowed down by a loaded machine lost whole iterations
+    of samples and kept playing stale weights; the learner then did not learn. A timeout
+    that every sample exceeds shows the same failure at test speed, so this check can fail.
+    """
+    assert all(steps >= 200 and synced for steps, synced in _train_with_a_remote_runner([]))
+    starved = _train_with_a_remote_runner(["sample_timeout_s=0.001"])
+    assert not all(steps >= 200 and synced for steps, synced in starved)

@@ -14,6 +14,7 @@ CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("rllib_*
 def test_shipped_configs_load(path):
     config = load_rllib_config(str(path), ["num_env_runners=0"])
     assert path.name == f"rllib_{config.game}.yaml" and config.num_env_runners == 0
+    assert config.sample_timeout_s is None  # iterations wait for the env runners' samples
 
 
 @pytest.mark.parametrize(
@@ -21,6 +22,7 @@ def test_shipped_configs_load(path):
     [
         (["iterations=0"], "iterations must be >= 1"),
         (["num_env_runners=-1"], "num_env_runners must be >= 0"),
+        (["sample_timeout_s=0"], r"sample_timeout_s must be > 0 or null \(wait\), got 0"),
         (["minibatch_size=5000"], r"minibatch_size \(5000\) must be <= train_batch_size"),
         (["league.random=-1"], "league weights must be >= 0"),
         (["game=chess"], "unknown game 'chess'"),
