@@ -5,6 +5,7 @@ a first rollout (warm-up: compiling, allocating), then ``--rollouts`` more that 
 samples (learner decisions) over seconds, PPO updates included, evaluation excluded.
 
     python scripts/compare_trainers.py --games stockpile stonk_market stocks_and_bombs
+    python scripts/compare_trainers.py --games stockpile --ppo-set ppo.n_epochs=1 ppo.batch_size=2048
 """
 
 from __future__ import annotations
@@ -38,13 +39,13 @@ def sb3_rate(config_file: Path, rollouts: int, run_dir: str) -> float:
     return (run.model.num_timesteps - before) / (time.perf_counter() - started)
 
 
-def ppo_rate(config_file: Path, rollouts: int, run_dir: str) -> float:
+def ppo_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str]) -> float:
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
     from training.ppo.run import PPORun
 
-    config = load_config(config_file, [f"run_dir={run_dir}", "progress=false", "device=cpu"])
+    config = load_config(config_file, [f"run_dir={run_dir}", "progress=false", "device=cpu", *overrides])
     run = PPORun(config)
     run.new_model()
     run.writer, run.bar = SummaryWriter(run_dir), tqdm(disable=True)
@@ -60,6 +61,8 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
     parser.add_argument("--rollouts", type=int, default=3, help="timed rollouts per trainer (default: 3)")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--ppo-set", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="overrides of the batched trainer's config, e.g. ppo.n_epochs=1 num_envs=1024")
     args = parser.parse_args()
     rows = []
     for game in args.games:
@@ -67,9 +70,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             sb3 = sb3_rate(config_file, args.rollouts, f"{tmp}/sb3")
-            ppo = ppo_rate(config_file, args.rollouts, f"{tmp}/ppo")
-        rows.append({"game": game, "started": when, "sb3_samples_per_s": sb3, "ppo_samples_per_s": ppo,
-                     "ratio": ppo / sb3})
+            ppo = ppo_rate(config_file, args.rollouts, f"{tmp}/ppo", args.ppo_set)
+        rows.append({"game": game, "started": when, "ppo_overrides": args.ppo_set, "sb3_samples_per_s": sb3,
+                     "ppo_samples_per_s": ppo, "ratio": ppo / sb3})
         print(f"{game:<18} sb3 {sb3:>9,.0f}/s   ppo {ppo:>9,.0f}/s   ppo/sb3 {ppo / sb3:5.1f}x   ({when})", flush=True)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2) + "\n")
