@@ -58,6 +58,7 @@ def init(
     bid_values,
     reward_mode,
     reward_scale,
+    memory,
 ):
     """Start a new game in record ``s``: setup (S5a, S6) and the first round's deal."""
     s.rng = np.uint64(seed)
@@ -80,6 +81,7 @@ def init(
         s.bid_values[v] = bid_values[v]
     s.reward_mode = reward_mode
     s.reward_scale = reward_scale
+    s.mem_on = memory
     s.round = 0
     s.first = 0
     s.game_over = False
@@ -96,6 +98,13 @@ def init(
     s.placed_won[:, :, :] = 0
     s.ledger[:, :] = 0
     s.worth_mark[:] = 0
+    s.won_up[:, :] = 0
+    s.down_from[:, :] = 0
+    s.div_total[:, :, :] = 0
+    s.company_events[:, :] = 0
+    s.hist_price[:, :] = 0
+    s.hist_fc[:, :] = NONE
+    s.hist_holder[:, :] = NONE
     s.hand[:, :] = NONE
     for p in range(n):
         s.cash[p] = start_cash
