@@ -76,6 +76,7 @@ def init(
     s.action_move = action_move
     s.stock_per_company = per_company
     s.num_bids = len(bid_values)
+    act.block_bases(n, s.num_bids, per_company, s.bases)
     s.bid_values[:] = 0
     for v in range(len(bid_values)):
         s.bid_values[v] = bid_values[v]
@@ -127,8 +128,7 @@ def legal_mask(s, seat, out):
     if s.game_over or seat != s.actor:
         return
     n = s.n
-    bases = np.empty(7, np.int64)
-    act.block_bases(n, s.num_bids, s.stock_per_company, bases)
+    bases = s.bases
     if s.phase == SUPPLY:
         out[: bases[act.BLOCK_BID]] = 1
     elif s.phase == DEMAND:

@@ -125,34 +125,6 @@ def write_memory(s, seat, out):
                 block[8 + n] = 1.0
 
 
-@njit(cache=True)
-def copy_memory(s, seat, first, row):
-    """``row`` := seat's memory section from ``first``, seat 0's: the seat blocks rotated, the
-    rest copied, and the pair holders re-based on ``seat`` (they are the only seat-relative
-    entries inside a block)."""
-    n = s.n
-    size = seat_memory_block(n)
-    cut = seat * size
-    end = n * size
-    for k in range(end - cut):
-        row[k] = first[cut + k]
-    for k in range(cut):
-        row[end - cut + k] = first[k]
-    for k in range(end, first.shape[0]):
-        row[k] = first[k]
-    k = end + NUM_COMPANIES * NUM_EVENTS
-    width = history_block(n)
-    for h in range(HISTORY):
-        if s.hist_fc[h, 0] < 0:
-            break
-        for c in range(NUM_COMPANIES):
-            i = s.hist_holder[h, c]
-            if i < n:
-                block = row[k + (h * NUM_COMPANIES + c) * width + 7 : k + (h * NUM_COMPANIES + c) * width + 7 + n]
-                block[i] = 0.0
-                block[(i - seat) % n] = 1.0
-
-
 def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:
     """``{name: (start, size)}`` of the memory sections, the first at ``start``."""
     sizes = [

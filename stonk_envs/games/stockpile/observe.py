@@ -30,14 +30,19 @@ seat jr, company c       n * 6 * 11   split cards, then the ten public memory co
                                       :data:`stonk_envs.games.stockpile.state.MEMORY_NAMES`
 my tips to seat jr       n * 6        stock cards of each company that I placed face-down and
                                       seat jr won (this game)
+public memory            see below    only with ``memory=True``: the table of
+                                      :mod:`stonk_envs.games.stockpile.memory`
 =======================  ===========  ======================================================
+
+Size: ``123 + 104n + n^2`` (555 at 4 players), plus ``n(38 + 4n) + 18 + 12(9 + n)`` (390)
+with the memory. The bounds of every entry are derived in :mod:`.bounds`.
 """
 
 import numpy as np
 from numba import njit
 
 from stonk_envs.games.stockpile.market import debt_total
-from stonk_envs.games.stockpile.memory import copy_memory, write_memory
+from stonk_envs.games.stockpile.memory import write_memory
 from stonk_envs.games.stockpile.state import (
     DEBT_CAP,
     DECK_CAP,
@@ -253,9 +258,8 @@ def observe_all(s, out):
         _write_own(s, seat, row)
         _rotate_blocks(first, row, seats, SEAT_BLOCK, n, seat)
         _rotate_blocks(first, row, seat_company, COMPANY_BLOCK * NUM_COMPANIES, n, seat)
-        if s.mem_on:
-            base = obs_size(n)
-            copy_memory(s, seat, first[base:], row[base:])
+        if s.mem_on:  # written afresh: faster than rotating seat 0's (measured)
+            write_memory(s, seat, row[obs_size(n) :])
 
 
 @njit(cache=True)

@@ -412,8 +412,7 @@ def end_round(s, out):
 @njit(cache=True)
 def decide(s, action, out):
     """Apply the actor's (legal) action and run on to the next decision."""
-    bases = np.empty(7, np.int64)
-    act.block_bases(s.n, s.num_bids, s.stock_per_company, bases)
+    bases = s.bases
     if s.phase == SUPPLY:
         supply(s, action - bases[act.BLOCK_SUPPLY])
     elif s.phase == DEMAND:

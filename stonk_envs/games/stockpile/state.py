@@ -110,6 +110,7 @@ STATE_DTYPE = np.dtype(
         ("stock_per_company", np.int32),
         ("num_bids", np.int32),
         ("bid_values", np.int32, (MAX_BIDS,)),
+        ("bases", np.int64, (7,)),  # first action of each action block, then the total (actions.block_bases)
         ("reward_mode", np.int32),
         ("reward_scale", np.float64),
         # turn
