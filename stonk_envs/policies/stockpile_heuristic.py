@@ -25,6 +25,7 @@ from stonk_envs.games.stockpile import actions as act
 from stonk_envs.games.stockpile import state as st
 from stonk_envs.games.stockpile.config import MAX_PLAYERS, MIN_PLAYERS, StockpileConfig
 from stonk_envs.games.stockpile.market import move_price
+from stonk_envs.games.stockpile.memory import memory_size
 from stonk_envs.games.stockpile.observe import obs_size, observation_layout
 from stonk_envs.policies.base import Policy
 
@@ -49,15 +50,18 @@ class StockpileHeuristic(Policy):
         self.config = config
         self.layout = observation_layout(n)
         self.obs_size = int(obs_size(n))
+        # it reads only the entries before the memory, so it plays with the memory on or off
+        self.obs_sizes = (self.obs_size, self.obs_size + int(memory_size(n)))
         self.bases = np.zeros(7, np.int64)
         act.block_bases(n, len(config.bid_values), config.stock_per_company, self.bases)
         self.num_actions = int(self.bases[6])
         self.bid_values = np.array(config.bid_values, np.float64)
 
     def act(self, observations, masks, rng):
-        if observations.shape[1:] != (self.obs_size,) or masks.shape[1:] != (self.num_actions,):
+        if observations.shape[1] not in self.obs_sizes or masks.shape[1:] != (self.num_actions,):
             raise ValueError(
-                f"expected observations of size {self.obs_size} and masks of size {self.num_actions} "
+                f"expected observations of size {' or '.join(map(str, self.obs_sizes))} and masks of size "
+                f"{self.num_actions} "
                 f"for {self.n} players, got {observations.shape} and {masks.shape}"
             )
         return np.array([self.act_one(o, m) for o, m in zip(observations, masks, strict=True)], np.int64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stonk_envs.core.rewards import REWARD_MODES
-from stonk_envs.core.validation import check_choice, check_int, check_number, check_optional_int
+from stonk_envs.core.validation import check_bool, check_choice, check_int, check_number, check_optional_int
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROUNDS_BY_PLAYERS = {3: 7, 4: 6, 5: 5}
@@ -60,6 +60,9 @@ class StockpileConfig:
     """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
     reward_scale: float = 100.0
     """$K that count as 1.0 in the ``score_diff`` and ``round_diff`` modes."""
+    memory: bool = True
+    """Append the perfect-recall public memory to the observation (S17); False keeps the
+    observation without it (the layout before the memory was added)."""
 
     def __post_init__(self):
         ints = {
@@ -79,6 +82,7 @@ class StockpileConfig:
             self._set(name, check_int(f"{name} (at most max_price={self.max_price})", getattr(self, name), 1,
                                       self.max_price))
         self._set("rounds", check_optional_int("rounds", self.rounds, 1, MAX_ROUNDS))
+        self._set("memory", check_bool("memory", self.memory))
         self._set("reward_mode", check_choice("reward_mode", self.reward_mode, REWARD_MODES))
         self._set("reward_scale", check_number("reward_scale", self.reward_scale, MIN_REWARD_SCALE, MAX_REWARD_SCALE))
         bids = self.bid_values

@@ -58,6 +58,7 @@ def init(
     bid_values,
     reward_mode,
     reward_scale,
+    memory,
 ):
     """Start a new game in record ``s``: setup (S5a, S6) and the first round's deal."""
     s.rng = np.uint64(seed)
@@ -75,11 +76,13 @@ def init(
     s.action_move = action_move
     s.stock_per_company = per_company
     s.num_bids = len(bid_values)
+    act.block_bases(n, s.num_bids, per_company, s.bases)
     s.bid_values[:] = 0
     for v in range(len(bid_values)):
         s.bid_values[v] = bid_values[v]
     s.reward_mode = reward_mode
     s.reward_scale = reward_scale
+    s.mem_on = memory
     s.round = 0
     s.first = 0
     s.game_over = False
@@ -96,6 +99,13 @@ def init(
     s.placed_won[:, :, :] = 0
     s.ledger[:, :] = 0
     s.worth_mark[:] = 0
+    s.won_up[:, :] = 0
+    s.down_from[:, :] = 0
+    s.div_total[:, :, :] = 0
+    s.company_events[:, :] = 0
+    s.hist_price[:, :] = 0
+    s.hist_fc[:, :] = NONE
+    s.hist_holder[:, :] = NONE
     s.hand[:, :] = NONE
     for p in range(n):
         s.cash[p] = start_cash
@@ -118,8 +128,7 @@ def legal_mask(s, seat, out):
     if s.game_over or seat != s.actor:
         return
     n = s.n
-    bases = np.empty(7, np.int64)
-    act.block_bases(n, s.num_bids, s.stock_per_company, bases)
+    bases = s.bases
     if s.phase == SUPPLY:
         out[: bases[act.BLOCK_BID]] = 1
     elif s.phase == DEMAND:

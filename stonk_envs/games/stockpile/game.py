@@ -8,8 +8,9 @@ from stonk_envs.core.game import Game
 from stonk_envs.core.rewards import reward_mode_code
 from stonk_envs.games.stockpile import actions as act
 from stonk_envs.games.stockpile import core
+from stonk_envs.games.stockpile.bounds import observation_bounds
 from stonk_envs.games.stockpile.config import StockpileConfig
-from stonk_envs.games.stockpile.observe import observation_bounds, state_size
+from stonk_envs.games.stockpile.observe import state_size
 from stonk_envs.games.stockpile.state import (
     ACTION,
     BOOM,
@@ -50,10 +51,7 @@ class Stockpile(Game):
         c = config
         self._bases = np.zeros(7, np.int64)
         act.block_bases(n, len(c.bid_values), c.stock_per_company, self._bases)
-        size = int(core.obs_size(n))
-        low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
-        observation_bounds(n, c.num_rounds, c.max_price, c.bid_values[-1], c.deck_size, low, high)
-        self.observation_bounds = (low, high)
+        self.observation_bounds = observation_bounds(c)
         self.num_actions = int(self._bases[6])
         self.pass_action = int(self._bases[act.BLOCK_SELL] + act.SELL_DONE)
         self.state_size = int(state_size(n))
@@ -66,7 +64,7 @@ class Stockpile(Game):
             c.num_players, c.num_rounds, c.starting_cash, c.max_price, c.start_price, c.split_reset, c.split_bonus,
             c.dividend_regular, c.dividend_split, c.majority_bonus, c.majority_tie_bonus, c.action_move,
             c.stock_per_company, c.fee_copies, c.action_copies, self._bid_values, self._reward_mode,
-            float(c.reward_scale),
+            float(c.reward_scale), c.memory,
         )  # fmt: skip
 
     def scores(self, states, i):

@@ -10,6 +10,8 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.games.stockpile.state import (
+    EV_BANKRUPTCIES,
+    EV_SPLITS,
     FEE_KIND,
     LED_FEES,
     LED_SETTLEMENT,
@@ -96,6 +98,7 @@ def take_fee(s, p, amount):
 @njit(cache=True)
 def split_company(s, c):
     """S13 split: each card already split pays its holder; every regular share becomes split."""
+    s.company_events[c, EV_SPLITS] += 1
     for p in range(s.n):
         held = s.split[p, c]
         moved = s.regular[p, c]
@@ -110,6 +113,7 @@ def split_company(s, c):
 @njit(cache=True)
 def bankrupt_company(s, c):
     """S13 bankruptcy: every share of c, regular and split, is discarded."""
+    s.company_events[c, EV_BANKRUPTCIES] += 1
     for p in range(s.n):
         lost = s.regular[p, c] + s.split[p, c]
         s.discard[c] += lost

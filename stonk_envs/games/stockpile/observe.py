@@ -30,28 +30,34 @@ seat jr, company c       n * 6 * 11   split cards, then the ten public memory co
                                       :data:`stonk_envs.games.stockpile.state.MEMORY_NAMES`
 my tips to seat jr       n * 6        stock cards of each company that I placed face-down and
                                       seat jr won (this game)
+public memory            see below    only with ``memory=True``: the table of
+                                      :mod:`stonk_envs.games.stockpile.memory`
 =======================  ===========  ======================================================
+
+Size: ``123 + 104n + n^2`` (555 at 4 players), plus ``n(38 + 4n) + 18 + 12(9 + n)`` (390)
+with the memory. The bounds of every entry are derived in :mod:`.bounds`.
 """
 
+import numpy as np
 from numba import njit
 
 from stonk_envs.games.stockpile.market import debt_total
+from stonk_envs.games.stockpile.memory import write_memory
 from stonk_envs.games.stockpile.state import (
+    DEBT_CAP,
+    DECK_CAP,
     DIVIDEND_PHASE,
-    MEM_BANKRUPT_LOST,
-    MEM_SPLIT_REVEALED,
-    MEM_UNSPLIT,
+    HISTORY,
     NUM_COMPANIES,
     NUM_DECISION_PHASES,
+    NUM_EVENTS,
     NUM_KINDS,
+    NUM_LEDGER,
     NUM_MEMORY,
+    NUM_REC,
     PILE_CAP,
 )
 
-MONEY_HIGH = 1e9
-"""Upper bound of any amount of money in an observation (no game comes near it)."""
-COUNT_HIGH = 1e6
-"""Upper bound of the memory counts that can grow with repeated splits."""
 SEAT_BLOCK = 6
 COMPANY_BLOCK = 1 + NUM_MEMORY
 
@@ -232,6 +238,8 @@ def observe(s, seat, out):
     _write_public(s, out)
     _write_own(s, seat, out)
     _write_seat_blocks(s, seat, out)
+    if s.mem_on:
+        write_memory(s, seat, out[obs_size(s.n) :])
 
 
 @njit(cache=True)
@@ -250,73 +258,60 @@ def observe_all(s, out):
         _write_own(s, seat, row)
         _rotate_blocks(first, row, seats, SEAT_BLOCK, n, seat)
         _rotate_blocks(first, row, seat_company, COMPANY_BLOCK * NUM_COMPANIES, n, seat)
-
-
-@njit(cache=True)
-def observation_bounds(n, rounds, max_price, top_bid, deck_size, low, high):
-    """Write the per-entry bounds of an observation (every entry is at least 0)."""
-    low[:] = 0.0
-    high[:] = 1.0
-    k = NUM_DECISION_PHASES + 2 + 2 * n
-    high[k] = rounds
-    high[k + 1] = rounds
-    k += 2
-    high[k : k + NUM_COMPANIES] = max_price
-    k += 2 * NUM_COMPANIES + 4 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES
-    high[k : k + 1 + NUM_KINDS] = deck_size
-    k += 1 + NUM_KINDS
-    for _ in range(n):
-        high[k : k + 2 * NUM_KINDS + 1] = PILE_CAP
-        high[k + 2 * NUM_KINDS + 1] = top_bid
-        k += pile_block(n)
-    k += 2 * NUM_KINDS
-    high[k : k + NUM_COMPANIES + 2] = deck_size
-    k += NUM_COMPANIES + 2
-    for _ in range(n):
-        high[k : k + 2] = MONEY_HIGH
-        high[k + 2 : k + 5] = deck_size
-        k += SEAT_BLOCK
-    for _ in range(n * NUM_COMPANIES):
-        high[k : k + COMPANY_BLOCK] = deck_size
-        high[k + 1 + MEM_UNSPLIT] = COUNT_HIGH
-        high[k + 1 + MEM_SPLIT_REVEALED] = COUNT_HIGH
-        high[k + 1 + MEM_BANKRUPT_LOST] = COUNT_HIGH
-        k += COMPANY_BLOCK
-    high[k : k + n * NUM_COMPANIES] = deck_size
+        if s.mem_on:  # written afresh: faster than rotating seat 0's (measured)
+            write_memory(s, seat, row[obs_size(n) :])
 
 
 @njit(cache=True)
 def state_size(n):
-    return 12 + 4 * NUM_COMPANIES + 2 * NUM_KINDS + n * (3 * PILE_CAP + 2 + 4 + 2 * NUM_COMPANIES + 5)
+    per_seat = 6 + 2 * NUM_COMPANIES + 3 + DEBT_CAP + NUM_COMPANIES * NUM_MEMORY + NUM_COMPANIES * n
+    per_seat += NUM_LEDGER + NUM_REC + NUM_KINDS + n + 2 * NUM_COMPANIES
+    public = 4 + 13 + 4 * NUM_COMPANIES + DECK_CAP + NUM_KINDS + NUM_COMPANIES * NUM_EVENTS
+    return public + 3 * HISTORY * NUM_COMPANIES + n * (3 * PILE_CAP + 2) + n * per_seat
+
+
+@njit(cache=True)
+def _put(out, k, values):
+    for j in range(values.shape[0]):
+        out[k + j] = values[j]
+    return k + values.shape[0]
 
 
 @njit(cache=True)
 def state_vector(s, out):
-    """Write the full state, every hidden card included, as a flat vector."""
+    """Write the full state as a flat vector: every hidden card, the deck in order, each seat's
+    debts in order, the random stream (four 16-bit parts) and the public memory; two states
+    that can play out differently give different vectors."""
     n = s.n
     out[:] = 0.0
-    out[0] = s.round
-    out[1] = s.phase
-    out[2] = s.sub
-    out[3] = s.first
-    out[4] = s.actor
-    out[5] = s.turn_k
-    out[6] = s.div_company
-    out[7] = s.move_k
-    out[8] = s.deck_len
-    k = 9
+    for j in range(4):
+        out[j] = (s.rng >> np.uint64(16 * j)) & np.uint64(0xFFFF)
+    out[4] = s.round
+    out[5] = s.phase
+    out[6] = s.sub
+    out[7] = s.first
+    out[8] = s.actor
+    out[9] = s.turn_k
+    out[10] = s.div_company
+    out[11] = s.move_k
+    out[12] = s.deck_len
+    out[13] = s.game_over
+    out[14] = s.rounds
+    out[15] = s.n
+    out[16] = s.mem_on
+    k = 17
     for c in range(NUM_COMPANIES):
         out[k] = s.price[c]
         out[k + 1] = s.pair_comp[c]
         out[k + 2] = s.pair_fc[c]
         out[k + 3] = s.pair_shown[c]
         k += 4
-    for j in range(s.deck_len):
-        out[k + s.deck[j]] += 1.0
-    k += NUM_KINDS
-    for kind in range(NUM_KINDS):
-        out[k + kind] = s.discard[kind]
-    k += NUM_KINDS
+    k = _put(out, k, s.deck)
+    k = _put(out, k, s.discard)
+    k = _put(out, k, s.company_events.ravel())
+    k = _put(out, k, s.hist_price.ravel())
+    k = _put(out, k, s.hist_fc.ravel())
+    k = _put(out, k, s.hist_holder.ravel())
     for t in range(n):
         for j in range(PILE_CAP):
             out[k] = s.pile[t, j]
@@ -324,27 +319,31 @@ def state_vector(s, out):
             out[k + 2] = s.pile_by[t, j]
             k += 3
         out[k] = s.bidder[t]
-        out[k + 1] = s.bid_values[s.bid_v[t]] if s.bidder[t] >= 0 else 0
+        out[k + 1] = s.bid_v[t] if s.bidder[t] >= 0 else -1
         k += 2
     for p in range(n):
         out[k] = s.hand[p, 0]
         out[k + 1] = s.hand[p, 1]
         out[k + 2] = s.booms[p]
         out[k + 3] = s.busts[p]
-        k += 4
-        for c in range(NUM_COMPANIES):
-            out[k] = s.regular[p, c]
-            out[k + 1] = s.split[p, c]
-            k += 2
-        out[k] = s.cash[p]
-        out[k + 1] = debt_total(s, p)
-        out[k + 2] = s.debt_len[p]
-        out[k + 3] = s.track_of[p]
-        out[k + 4] = s.worth_mark[p]
-        k += 5
-    out[k] = s.game_over
-    out[k + 1] = s.rounds
-    out[k + 2] = s.n
+        out[k + 4] = s.cash[p]
+        out[k + 5] = s.debt_len[p]
+        k += 6
+        k = _put(out, k, s.regular[p])
+        k = _put(out, k, s.split[p])
+        out[k] = s.track_of[p]
+        out[k + 1] = s.worth_mark[p]
+        out[k + 2] = debt_total(s, p)
+        k += 3
+        k = _put(out, k, s.debt[p])
+        k = _put(out, k, s.memory[p].ravel())
+        k = _put(out, k, s.placed_won[p, :n].ravel())
+        k = _put(out, k, s.ledger[p])
+        k = _put(out, k, s.round_rec[p])
+        k = _put(out, k, s.won_up[p])
+        k = _put(out, k, s.down_from[p, :n])
+        k = _put(out, k, s.div_total[p].ravel())
+    return k
 
 
 def observation_layout(n: int) -> dict[str, tuple[int, int]]:

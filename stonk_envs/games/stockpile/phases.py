@@ -18,8 +18,10 @@ from stonk_envs.games.stockpile.state import (
     DEMAND,
     DIVIDEND,
     DIVIDEND_PHASE,
+    EV_DIVIDENDS,
     FEE_KIND,
     FORECAST_MOVES,
+    HISTORY,
     LED_BIDS,
     LED_DIVIDENDS,
     LED_SALES,
@@ -34,6 +36,13 @@ from stonk_envs.games.stockpile.state import (
     NONE,
     NUM_COMPANIES,
     OVER,
+    REC_BIDS,
+    REC_DOWN_PILE,
+    REC_PAID,
+    REC_TOOK,
+    REC_TOP_BID,
+    REC_UP_KIND,
+    REC_UP_PILE,
     SELLING,
     SPLIT_SALE_FACTOR,
     SUPPLY,
@@ -105,6 +114,15 @@ def start_round(s):
     s.bidder[:] = NONE
     s.bid_v[:] = 0
     s.track_of[:] = NONE
+    for p in range(n):
+        rec = s.round_rec[p]
+        rec[REC_UP_KIND] = NONE
+        rec[REC_UP_PILE] = NONE
+        rec[REC_DOWN_PILE] = NONE
+        rec[REC_TOOK] = NONE
+        rec[REC_PAID] = 0
+        rec[REC_BIDS] = 0
+        rec[REC_TOP_BID] = 0
     s.phase = SUPPLY
     s.sub = 0
     s.turn_k = 0
@@ -131,6 +149,9 @@ def supply(s, i):
     up = i // (n * n)
     place(s, (i // n) % n, s.hand[p, up], True, p)
     place(s, i % n, s.hand[p, 1 - up], False, p)
+    s.round_rec[p, REC_UP_KIND] = s.hand[p, up]
+    s.round_rec[p, REC_UP_PILE] = (i // n) % n
+    s.round_rec[p, REC_DOWN_PILE] = i % n
     s.hand[p, 0] = NONE
     s.hand[p, 1] = NONE
     s.turn_k += 1
@@ -153,6 +174,8 @@ def bid(s, i):
     s.bidder[t] = p
     s.bid_v[t] = i % s.num_bids
     s.track_of[p] = t
+    s.round_rec[p, REC_BIDS] += 1
+    s.round_rec[p, REC_TOP_BID] = max(s.round_rec[p, REC_TOP_BID], s.bid_values[s.bid_v[t]])
     if s.turn_k < n - 1:
         s.turn_k += 1
         s.actor = seat_at(s, s.turn_k)
@@ -177,8 +200,14 @@ def resolve_demand(s):
         price = s.bid_values[s.bid_v[t]]
         s.cash[p] -= price
         s.ledger[p, LED_BIDS] += price
+        s.round_rec[p, REC_TOOK] = t
+        s.round_rec[p, REC_PAID] = price
         for j in range(s.pile_len[t]):
             card = s.pile[t, j]
+            if s.pile_up[t, j]:
+                s.won_up[p, card] += 1
+            else:
+                s.down_from[p, s.pile_by[t, j]] += 1
             if card < NUM_COMPANIES:
                 s.regular[p, card] += 1
                 if s.pile_up[t, j]:
@@ -292,6 +321,7 @@ def run_movement(s, out):
         c = s.pair_comp[i]
         f = s.pair_fc[i]
         if f == DIVIDEND:
+            s.company_events[c, EV_DIVIDENDS] += 1
             s.phase = DIVIDEND_PHASE
             s.div_company = c
             s.turn_k = 0
@@ -307,6 +337,7 @@ def reveal(s, i, out):
     """S13 dividend: reveal i regular cards (every seat is asked), then i split cards (holders)."""
     p = s.actor
     c = s.div_company
+    s.div_total[p, c, s.sub] += i
     if s.sub == 0:
         s.memory[p, c, MEM_DIV_REGULAR] = i
         s.memory[p, c, MEM_KNOWN] = max(s.memory[p, c, MEM_KNOWN], i)
@@ -330,6 +361,21 @@ def reveal(s, i, out):
 
 # ---------------------------------------------------------------------------- round end
 @njit(cache=True)
+def remember_round(s):
+    """Push the round's closing prices and its pairs (all revealed by now) onto the history."""
+    for h in range(HISTORY - 1, 0, -1):
+        for c in range(NUM_COMPANIES):
+            s.hist_price[h, c] = s.hist_price[h - 1, c]
+            s.hist_fc[h, c] = s.hist_fc[h - 1, c]
+            s.hist_holder[h, c] = s.hist_holder[h - 1, c]
+    for i in range(NUM_COMPANIES):
+        c = s.pair_comp[i]
+        s.hist_price[0, c] = s.price[c]
+        s.hist_fc[0, c] = s.pair_fc[i]
+        s.hist_holder[0, c] = i
+
+
+@njit(cache=True)
 def net_worth(s, out):
     for p in range(s.n):
         out[p] = s.cash[p] - debt_total(s, p)
@@ -339,6 +385,7 @@ def net_worth(s, out):
 def end_round(s, out):
     """Round rewards; after the last round the S14 settlement and the end of the game."""
     n = s.n
+    remember_round(s)
     last = s.round + 1 >= s.rounds
     if last:
         settle(s)
@@ -365,8 +412,7 @@ def end_round(s, out):
 @njit(cache=True)
 def decide(s, action, out):
     """Apply the actor's (legal) action and run on to the next decision."""
-    bases = np.empty(7, np.int64)
-    act.block_bases(s.n, s.num_bids, s.stock_per_company, bases)
+    bases = s.bases
     if s.phase == SUPPLY:
         supply(s, action - bases[act.BLOCK_SUPPLY])
     elif s.phase == DEMAND:

@@ -74,6 +74,19 @@ MEMORY_NAMES = (
     "busts played",
 )
 
+# this round's public record per seat (``round_rec[p, r]``), cleared when a round starts
+REC_UP_KIND, REC_UP_PILE, REC_DOWN_PILE, REC_TOOK, REC_PAID, REC_BIDS, REC_TOP_BID = range(7)
+NUM_REC = 7
+"""Kind and pile of the face-up card p laid, pile of its face-down card, pile it took, $K it
+paid, bids it placed and its highest bid in $K (NONE where it has not happened yet)."""
+
+# per company public counts (``company_events[c, e]``)
+EV_SPLITS, EV_BANKRUPTCIES, EV_DIVIDENDS = 0, 1, 2
+NUM_EVENTS = 3
+
+HISTORY = 2
+"""Completed rounds whose pairs and closing prices the observation remembers (last first)."""
+
 # money ledger per seat (``ledger[p, l]``); cash = starting cash + incomes - payments
 LED_SALES, LED_DIVIDENDS, LED_SPLIT_BONUS, LED_SETTLEMENT, LED_BIDS, LED_FEES = 0, 1, 2, 3, 4, 5
 NUM_LEDGER = 6
@@ -97,6 +110,7 @@ STATE_DTYPE = np.dtype(
         ("stock_per_company", np.int32),
         ("num_bids", np.int32),
         ("bid_values", np.int32, (MAX_BIDS,)),
+        ("bases", np.int64, (7,)),  # first action of each action block, then the total (actions.block_bases)
         ("reward_mode", np.int32),
         ("reward_scale", np.float64),
         # turn
@@ -138,5 +152,15 @@ STATE_DTYPE = np.dtype(
         ("placed_won", np.int32, (MAX_PLAYERS, MAX_PLAYERS, NUM_COMPANIES)),
         ("ledger", np.int32, (MAX_PLAYERS, NUM_LEDGER)),
         ("worth_mark", np.int32, (MAX_PLAYERS,)),
+        # perfect-recall public memory (observed when ``mem_on``)
+        ("mem_on", np.bool_),
+        ("round_rec", np.int32, (MAX_PLAYERS, NUM_REC)),
+        ("won_up", np.int32, (MAX_PLAYERS, NUM_KINDS)),  # face-up cards of each kind p won
+        ("down_from", np.int32, (MAX_PLAYERS, MAX_PLAYERS)),  # [p, q]: q's face-down cards p won
+        ("div_total", np.int32, (MAX_PLAYERS, NUM_COMPANIES, 2)),  # regular, split revealed at all dividends
+        ("company_events", np.int32, (NUM_COMPANIES, NUM_EVENTS)),
+        ("hist_price", np.int32, (HISTORY, NUM_COMPANIES)),  # closing price of a completed round
+        ("hist_fc", np.int8, (HISTORY, NUM_COMPANIES)),  # the forecast paired with the company
+        ("hist_holder", np.int8, (HISTORY, NUM_COMPANIES)),  # the pair's slot i (seat, public, face-down)
     ]
 )

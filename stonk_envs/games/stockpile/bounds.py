@@ -1,0 +1,155 @@
+"""True bounds of every Stockpile observation entry, derived from the config.
+
+Every entry is at least 0. The high bounds below are the largest values a game can reach,
+with ``R`` rounds, ``n`` players, ``S = stock_per_company``, ``F = fee_copies``,
+``A = action_copies``, ``M = action_move``, ``P = max_price``, ``B`` the top bid value:
+
+- **Cards.** A company has ``S`` stock cards, so a seat holds at most ``S`` of one company
+  (regular plus split) and sells, loses or reveals at most ``S`` of it at once. A pile holds
+  its opening card plus at most one face-up and one face-down card per seat, so a seat wins at
+  most ``2n + 1`` cards a round and holds at most ``min(6S, 1 + R(2n + 1))`` shares. A kind
+  appears face-up on one pile at most ``min(n + 1, copies)`` times. The deck is largest right
+  after the first deal: ``deck_size - 4n``.
+- **Splits.** Each company moves up at most 4 a round (its forecast) plus ``A·M`` in total
+  (every Stock Boom!). A split needs ``d = P + 1 - max(start_price, split_reset)`` up steps
+  from the last reset, so company c splits at most ``Kc = (4R + A·M) // d`` times, and all
+  companies together at most ``K = (7R + A·M) // d`` times (the up forecasts +4, +2, +1).
+  Regular shares revealed at splits and split cards turned back are each at most ``S`` per
+  split (and ``S`` per selling phase for unsplits): ``S·min(Kc, R)`` for unsplits, ``S·Kc``
+  revealed.
+- **Bankruptcies.** Each needs ``min(start_price, split_reset)`` down steps from its last
+  reset; a company moves down at most 3 a round plus ``A·M``.
+- **Cash.** Start cash plus every income a single seat can collect: one dividend a round on
+  at most ``S`` cards (``R·S·max(div_regular, div_split)``); split bonuses on at most ``S``
+  cards per split (``K·S·split_bonus``); turning split cards back (``min(6R, K)·S·P``); the
+  sale or final sell-back of each of the ``6S`` stock cards once (at most ``2P``); and a
+  majority bonus per company (``6·max(majority_bonus, majority_tie_bonus)``).
+- **Debt.** At most every trading fee card: ``F·(1 + 2 + 3)`` $K in ``3F`` cards.
+- **Bids.** A track's bid only rises, so a round holds at most ``n·len(bid_values)`` bids;
+  a seat pays at most ``B`` a round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stonk_envs.games.stockpile.config import StockpileConfig
+from stonk_envs.games.stockpile.memory import history_block, memory_layout, memory_size, seat_memory_block
+from stonk_envs.games.stockpile.observe import COMPANY_BLOCK, SEAT_BLOCK, obs_size, observation_layout, pile_block
+from stonk_envs.games.stockpile.state import (
+    BOOM,
+    BUST,
+    FEE_KIND,
+    FEE_VALUES,
+    HISTORY,
+    MEM_BANKRUPT_LOST,
+    MEM_BOOMS,
+    MEM_BUSTS,
+    MEM_SPLIT_REVEALED,
+    MEM_UNSPLIT,
+    NUM_COMPANIES,
+    NUM_KINDS,
+    NUM_MEMORY,
+)
+
+MAX_UP_FORECAST, UP_FORECASTS_PER_ROUND, MAX_DOWN_FORECAST = 4, 4 + 2 + 1, 3
+
+
+def kind_copies(c: StockpileConfig) -> np.ndarray:
+    """Cards of each kind in the whole game (stock, fees, action cards)."""
+    copies = np.zeros(NUM_KINDS, np.int64)
+    copies[:NUM_COMPANIES] = c.stock_per_company
+    copies[FEE_KIND : FEE_KIND + 3] = c.fee_copies
+    copies[BOOM] = copies[BUST] = c.action_copies
+    return copies
+
+
+def limits(c: StockpileConfig) -> dict[str, int]:
+    """The largest values of the quantities the observation shows (derivation above)."""
+    n, r, s, p = c.num_players, c.num_rounds, c.stock_per_company, c.max_price
+    boom_steps = c.action_copies * c.action_move
+    d = p + 1 - max(c.start_price, c.split_reset)
+    splits_company = (MAX_UP_FORECAST * r + boom_steps) // d
+    splits = (UP_FORECASTS_PER_ROUND * r + boom_steps) // d
+    cash = c.starting_cash + r * s * max(c.dividend_regular, c.dividend_split)
+    cash += splits * s * c.split_bonus + min(NUM_COMPANIES * r, splits) * s * p
+    cash += NUM_COMPANIES * s * 2 * p + NUM_COMPANIES * max(c.majority_bonus, c.majority_tie_bonus)
+    return {
+        "cash": cash,
+        "debt": c.fee_copies * sum(FEE_VALUES),
+        "debt_cards": 3 * c.fee_copies,
+        "shares": min(NUM_COMPANIES * s, 1 + r * (2 * n + 1)),
+        "splits_company": splits_company,
+        "bankruptcies": (MAX_DOWN_FORECAST * r + boom_steps) // min(c.start_price, c.split_reset),
+        "unsplit": s * min(splits_company, r),
+        "split_revealed": s * splits_company,
+        "top_bid": c.bid_values[-1],
+        "bids": n * len(c.bid_values),
+    }
+
+
+def observation_bounds(c: StockpileConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` float32 vectors of a seat's observation under config ``c``."""
+    n, r, s = c.num_players, c.num_rounds, c.stock_per_company
+    lim = limits(c)
+    copies = kind_copies(c)
+    size = int(obs_size(n)) + (int(memory_size(n)) if c.memory else 0)
+    low, high = np.zeros(size, np.float32), np.ones(size, np.float32)
+    lay = observation_layout(n)
+
+    def section(name):
+        start, length = lay[name]
+        return high[start : start + length]
+
+    section("round")[:] = r
+    section("prices")[:] = c.max_price
+    section("deck")[:] = c.deck_size - 4 * n
+    section("discard")[:] = copies
+    piles = section("stockpiles").reshape(n, int(pile_block(n)))
+    piles[:, :NUM_KINDS] = np.minimum(copies, n + 1)
+    piles[:, NUM_KINDS] = n
+    piles[:, 2 * NUM_KINDS + 1] = lim["top_bid"]
+    section("my_regular")[:] = s
+    section("my_action_cards")[:] = c.action_copies
+    seats = section("seats").reshape(n, SEAT_BLOCK)
+    seats[:, 0] = lim["cash"]
+    seats[:, 1] = lim["debt"]
+    seats[:, 2] = lim["debt_cards"]
+    seats[:, 3:5] = lim["shares"]
+    company = section("seat_company").reshape(n * NUM_COMPANIES, COMPANY_BLOCK)
+    company[:, : 1 + NUM_MEMORY] = s
+    company[:, 1 + MEM_UNSPLIT] = lim["unsplit"]
+    company[:, 1 + MEM_SPLIT_REVEALED] = lim["split_revealed"]
+    company[:, 1 + MEM_BANKRUPT_LOST] = s
+    company[:, 1 + MEM_BOOMS] = company[:, 1 + MEM_BUSTS] = c.action_copies
+    section("my_tips")[:] = min(r, s)
+    if c.memory:
+        _memory_bounds(c, lim, copies, high[int(obs_size(n)) :])
+    return low, high
+
+
+def _memory_bounds(c: StockpileConfig, lim: dict, copies: np.ndarray, high: np.ndarray) -> None:
+    n, r, s = c.num_players, c.num_rounds, c.stock_per_company
+    lay = memory_layout(n, 0)
+    start, size = lay["memory_seats"]
+    seats = high[start : start + size].reshape(n, int(seat_memory_block(n)))
+    k = NUM_KINDS + 3 * n
+    seats[:, k] = lim["top_bid"]
+    seats[:, k + 1] = lim["bids"]
+    seats[:, k + 2] = lim["top_bid"]
+    k += 3
+    seats[:, k : k + NUM_KINDS] = np.minimum(copies, r * (n + 1))
+    k += NUM_KINDS
+    seats[:, k : k + n] = r
+    k += n
+    seats[:, k] = r * lim["top_bid"]
+    k += 1
+    seats[:, k : k + 2 * NUM_COMPANIES] = r * s
+    start, size = lay["memory_companies"]
+    events = high[start : start + size].reshape(NUM_COMPANIES, 3)
+    events[:, 0] = lim["splits_company"]
+    events[:, 1] = lim["bankruptcies"]
+    events[:, 2] = r
+    start, size = lay["memory_rounds"]
+    rounds = high[start : start + size].reshape(HISTORY * NUM_COMPANIES, int(history_block(n)))
+    rounds[:, 0] = c.max_price

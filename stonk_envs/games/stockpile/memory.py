@@ -1,0 +1,139 @@
+"""The perfect-recall public memory appended to a Stockpile observation (S17, compiled).
+
+Everything here is public play that a player at the table could write down; nothing is
+private to another seat (a face-down card's pile and layer are public, its kind is not).
+Relative seat ``jr`` is seat ``(me + jr) mod n``; piles are numbered as in the stockpile
+sections; ``H`` = :data:`~stonk_envs.games.stockpile.state.HISTORY` = 2.
+
+=========================  ===============  =================================================
+entries                    size             meaning
+=========================  ===============  =================================================
+seat jr (n times)          38 + 4n          this round: kind one-hot (11) and pile one-hot
+                                            (n) of the face-up card jr laid, pile one-hot
+                                            (n) of its face-down card, pile one-hot (n) it
+                                            took, $K it paid, bids it placed, its highest
+                                            bid $K; this game: face-up cards it won per kind
+                                            (11), face-down cards it won that the seat d
+                                            places after it laid (n; d = 0: its own), $K
+                                            paid for piles, regular and
+                                            split cards revealed at dividends per company
+                                            (6 + 6)
+company c (6 times)        3                splits, bankruptcies, dividends this game
+round h ago, company c     H * 6 * (9 + n)  for the last H completed rounds (h = 1 first):
+                                            closing price, the forecast one-hot (6) paired
+                                            with c, whose pair it was: relative seat one-hot
+                                            (n), public, face-down
+=========================  ===============  =================================================
+
+Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n)``; 390 at 4 players.
+"""
+
+from numba import njit
+
+from stonk_envs.games.stockpile.state import (
+    HISTORY,
+    LED_BIDS,
+    NUM_COMPANIES,
+    NUM_EVENTS,
+    NUM_KINDS,
+    REC_BIDS,
+    REC_DOWN_PILE,
+    REC_PAID,
+    REC_TOOK,
+    REC_TOP_BID,
+    REC_UP_KIND,
+    REC_UP_PILE,
+)
+
+
+@njit(cache=True)
+def seat_memory_block(n):
+    return 38 + 4 * n
+
+
+@njit(cache=True)
+def history_block(n):
+    """Entries per company in one remembered round."""
+    return 9 + n
+
+
+@njit(cache=True)
+def memory_size(n):
+    return n * seat_memory_block(n) + NUM_COMPANIES * NUM_EVENTS + HISTORY * NUM_COMPANIES * history_block(n)
+
+
+@njit(cache=True)
+def _one_hot_seat_record(s, q, n, block):
+    """This round's record of seat q into ``block`` (on zeros)."""
+    rec = s.round_rec[q]
+    if rec[REC_UP_KIND] >= 0:
+        block[rec[REC_UP_KIND]] = 1.0
+        block[NUM_KINDS + rec[REC_UP_PILE]] = 1.0
+        block[NUM_KINDS + n + rec[REC_DOWN_PILE]] = 1.0
+    if rec[REC_TOOK] >= 0:
+        block[NUM_KINDS + 2 * n + rec[REC_TOOK]] = 1.0
+    k = NUM_KINDS + 3 * n
+    block[k] = rec[REC_PAID]
+    block[k + 1] = rec[REC_BIDS]
+    block[k + 2] = rec[REC_TOP_BID]
+
+
+@njit(cache=True)
+def write_memory(s, seat, out):
+    """Write ``seat``'s memory section (layout above) into ``out`` (its own view, any content)."""
+    n = s.n
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    size = seat_memory_block(n)
+    for jr in range(n):
+        q = (seat + jr) % n
+        block = out[jr * size : (jr + 1) * size]
+        _one_hot_seat_record(s, q, n, block)
+        k = NUM_KINDS + 3 * n + 3
+        won = block[k : k + NUM_KINDS]
+        for kind in range(NUM_KINDS):
+            won[kind] = s.won_up[q, kind]
+        k += NUM_KINDS
+        for d in range(n):
+            block[k + d] = s.down_from[q, (q + d) % n]
+        k += n
+        block[k] = s.ledger[q, LED_BIDS]
+        k += 1
+        for c in range(NUM_COMPANIES):
+            block[k + c] = s.div_total[q, c, 0]
+            block[k + NUM_COMPANIES + c] = s.div_total[q, c, 1]
+    k = n * size
+    events = out[k : k + NUM_COMPANIES * NUM_EVENTS]
+    for c in range(NUM_COMPANIES):
+        for e in range(NUM_EVENTS):
+            events[c * NUM_EVENTS + e] = s.company_events[c, e]
+    k += NUM_COMPANIES * NUM_EVENTS
+    width = history_block(n)
+    for h in range(HISTORY):
+        if s.hist_fc[h, 0] < 0:
+            break
+        for c in range(NUM_COMPANIES):
+            block = out[k + (h * NUM_COMPANIES + c) * width : k + (h * NUM_COMPANIES + c + 1) * width]
+            block[0] = s.hist_price[h, c]
+            block[1 + s.hist_fc[h, c]] = 1.0
+            i = s.hist_holder[h, c]
+            if i < n:
+                block[7 + (i - seat) % n] = 1.0
+            elif i == n:
+                block[7 + n] = 1.0
+            else:
+                block[8 + n] = 1.0
+
+
+def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:
+    """``{name: (start, size)}`` of the memory sections, the first at ``start``."""
+    sizes = [
+        ("memory_seats", n * int(seat_memory_block(n))),
+        ("memory_companies", NUM_COMPANIES * NUM_EVENTS),
+        ("memory_rounds", HISTORY * NUM_COMPANIES * int(history_block(n))),
+    ]
+    layout = {}
+    for name, size in sizes:
+        layout[name] = (start, size)
+        start += size
+    return layout
