@@ -46,9 +46,9 @@ last_round             2+m*n+n*n+n+1   a round was scored, its ticks, its final 
 W = points_to_win; X = the largest round score (9, or 8 at n = 4, where the three other
 colours are the only places one's own pieces can go). [1] a seat can ask for its own colour
 only after trading it away, at the earliest from the third tick; [2] likewise it can offer
-another colour's piece only from the third tick. Size without memory: 9n^2 + 4n + 3 (163 at
-n = 4); the memory adds 12n^2 + 4Kn + 7n + 4K*3n... see :func:`memory_size` (631 at n = 4,
-794 in all).
+another colour's piece only from the third tick. Sizes: without memory 9n^2 + 4n + 3 (163 at
+n = 4); the memory adds 20n^2 + (8K + 41)n + 4K + 3 = 20n^2 + 73n + 19 (631 at n = 4), so the
+whole observation has 29n^2 + 77n + 22 entries (794, 1132, 1528 at n = 4, 5, 6).
 """
 
 import numpy as np
@@ -124,8 +124,9 @@ def observation_layout(n: int, memory: bool = True) -> dict[str, tuple[int, int]
 
 @njit(cache=True)
 def highest_round_score(n):
-    """X: three Larges of three other colours (9) with one's own pieces at a fourth seat; at
-    n = 4 there is none, and the best is two Larges... of two colours plus a Medium (8)."""
+    """X: three Larges of three other colours (9) with one's own pieces at a fourth seat. At
+    n = 4 there is no fourth seat; the best is 8 (two colours' 3 + 2 and 3 pips, own pieces at
+    the third), found by enumerating every holding."""
     return 9 if n >= 5 else 8
 
 
