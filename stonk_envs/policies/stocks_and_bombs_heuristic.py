@@ -102,7 +102,7 @@ class StocksAndBombsHeuristic(Policy):
         others = table[:, 1:, :]
         expected = (others * possible[:, None, :]).sum(axis=2) / (n - 1)
         best_case = np.where(possible[:, None, :], others, np.iinfo(others.dtype).min).max(axis=2)
-        tick = observations[:, -2]
+        tick = observations[:, self.obs_size - 2]  # the tick entry, before any public memory
         stop = (mine > 0) & (mine >= expected.max(axis=1))
         stop |= (tick >= self.patience) & (mine >= best_case.max(axis=1))
 

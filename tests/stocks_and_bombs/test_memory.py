@@ -6,6 +6,7 @@ import pytest
 from stonk_envs import stocks_and_bombs_v0, vector
 from stonk_envs.core.validation import OptionTypeError
 from stonk_envs.games.stocks_and_bombs.observe import observation_layout, observation_size
+from stonk_envs.policies import make_player
 from stonk_envs.policies.stocks_and_bombs_heuristic import StocksAndBombsHeuristic
 from stonk_envs.stocks_and_bombs_v0 import score_round
 from tests.stocks_and_bombs.scripting import WAIT, accept, place, play, propose, stop, table
@@ -297,3 +298,22 @@ def test_state_holds_the_random_stream_and_the_options():
 def test_state_remembers_the_last_round():
     a, b = stopped_round(1)[0].state(), stopped_round(3)[0].state()
     assert (a != b).any()
+
+
+@pytest.mark.parametrize("player", ["basic", "heuristic"])
+def test_shipped_players_play_the_same_with_and_without_memory(player):
+    """They read fixed offsets before the memory, so the appended entries change nothing."""
+    envs = [stocks_and_bombs_v0.parallel_env(tick_cap=12, round_cap=3, memory=memory) for memory in (True, False)]
+    players = [make_player(player, "stocks_and_bombs", N) for _ in envs]
+    states = [env.reset(seed=5)[0] for env in envs]
+    while envs[0].agents:
+        chosen = []
+        for env, obs, p in zip(envs, states, players, strict=True):
+            stacked = np.stack([obs[a]["observation"] for a in env.agents])
+            masks = np.stack([obs[a]["action_mask"] for a in env.agents])
+            chosen.append(p.act(stacked, masks, np.random.default_rng(0)))
+        np.testing.assert_array_equal(chosen[0], chosen[1])
+        states = [
+            env.step(dict(zip(env.agents, map(int, c), strict=True)))[0] for env, c in zip(envs, chosen, strict=True)
+        ]
+    assert not envs[1].agents

@@ -55,7 +55,13 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.games.stocks_and_bombs.memory import EVENT_SLOTS
-from stonk_envs.games.stocks_and_bombs.pieces import NONE, to_absolute_piece, to_relative_piece
+from stonk_envs.games.stocks_and_bombs.pieces import (
+    NONE,
+    absolute_seat,
+    relative_seat,
+    to_absolute_piece,
+    to_relative_piece,
+)
 
 LOWEST_ROUND_SCORE = -6
 """Target t held none of p's target colour while t holds all six pips of p's colour (B6)."""
@@ -132,21 +138,36 @@ def highest_round_score(n):
 
 # ---------------------------------------------------------------------------- observation
 @njit(cache=True)
-def write_seat_by_piece(counts, seat, n, out, k):
-    """``out[k + jr * m + rel]`` = counts[absolute seat, absolute piece]."""
+def write_proposal_counts(s, seat, n, out, k):
+    """The four seat-by-piece tables (asked/offered, round/game), one pass in relative order."""
     m = 3 * n
+    block = n * m
     for jr in range(n):
-        j = (seat + jr) % n
-        for rel in range(m):
-            out[k + jr * m + rel] = counts[j, to_absolute_piece(rel, seat, n)]
+        j = absolute_seat(jr, seat, n)
+        for cr in range(n):
+            c = absolute_seat(cr, seat, n)
+            for size in range(3):
+                piece = c * 3 + size
+                at = k + jr * m + cr * 3 + size
+                out[at] = s.asked_round[j, piece]
+                out[at + block] = s.offered_round[j, piece]
+                out[at + 2 * block] = s.asked_game[j, piece]
+                out[at + 3 * block] = s.offered_game[j, piece]
 
 
 @njit(cache=True)
-def write_seat_by_seat(counts, seat, n, out, k):
+def write_pair_counts(s, seat, n, out, k):
+    """The four seat-by-seat tables (proposed to, trades; round/game)."""
+    block = n * n
     for jr in range(n):
-        j = (seat + jr) % n
+        j = absolute_seat(jr, seat, n)
         for kr in range(n):
-            out[k + jr * n + kr] = counts[j, (seat + kr) % n]
+            q = absolute_seat(kr, seat, n)
+            at = k + jr * n + kr
+            out[at] = s.proposed_to_round[j, q]
+            out[at + block] = s.proposed_to_game[j, q]
+            out[at + 2 * block] = s.trades_round[j, q]
+            out[at + 3 * block] = s.trades_game[j, q]
 
 
 @njit(cache=True)
@@ -158,13 +179,13 @@ def write_events(events, made, proposals, seat, n, tick, out, k):
         e = events[(made - 1 - i) % EVENT_SLOTS]
         base = k + i * size
         out[base] = 1.0
-        out[base + 1 + (e[0] - seat) % n] = 1.0
+        out[base + 1 + relative_seat(e[0], seat, n)] = 1.0
         if proposals:
             out[base + 1 + n + to_relative_piece(e[1], seat, n)] = 1.0
             out[base + 1 + n + m + to_relative_piece(e[2], seat, n)] = 1.0
-            out[base + 1 + n + 2 * m + (e[3] - seat) % n] = 1.0
+            out[base + 1 + n + 2 * m + relative_seat(e[3], seat, n)] = 1.0
         else:
-            out[base + 1 + n + (e[1] - seat) % n] = 1.0
+            out[base + 1 + n + relative_seat(e[1], seat, n)] = 1.0
             out[base + 1 + 2 * n + to_relative_piece(e[2], seat, n)] = 1.0
             out[base + 1 + 2 * n + m + to_relative_piece(e[3], seat, n)] = 1.0
         out[base + size - 1] = tick - e[4]
@@ -175,15 +196,9 @@ def observe_memory(s, seat, out, k):
     """Write the public memory from offset ``k``."""
     n = s.n
     m = 3 * n
-    write_seat_by_piece(s.asked_round, seat, n, out, k)
-    write_seat_by_piece(s.offered_round, seat, n, out, k + n * m)
-    write_seat_by_piece(s.asked_game, seat, n, out, k + 2 * n * m)
-    write_seat_by_piece(s.offered_game, seat, n, out, k + 3 * n * m)
+    write_proposal_counts(s, seat, n, out, k)
     k += 4 * n * m
-    write_seat_by_seat(s.proposed_to_round, seat, n, out, k)
-    write_seat_by_seat(s.proposed_to_game, seat, n, out, k + n * n)
-    write_seat_by_seat(s.trades_round, seat, n, out, k + 2 * n * n)
-    write_seat_by_seat(s.trades_game, seat, n, out, k + 3 * n * n)
+    write_pair_counts(s, seat, n, out, k)
     k += 4 * n * n
     for rel in range(m):
         piece = to_absolute_piece(rel, seat, n)
@@ -195,7 +210,7 @@ def observe_memory(s, seat, out, k):
     write_events(s.trade_events, s.trades_made, False, seat, n, s.tick, out, k)
     k += EVENT_SLOTS * event_size(n)
     for jr in range(n):
-        j = (seat + jr) % n
+        j = absolute_seat(jr, seat, n)
         out[k + jr] = s.stops_game[j]
         out[k + n + jr] = s.penalties_game[j]
     k += 2 * n
@@ -204,13 +219,13 @@ def observe_memory(s, seat, out, k):
         out[k + 1] = s.last_ticks
         k += 2
         for rel in range(m):
-            out[k + rel * n + (s.last_holder[to_absolute_piece(rel, seat, n)] - seat) % n] = 1.0
+            out[k + rel * n + relative_seat(s.last_holder[to_absolute_piece(rel, seat, n)], seat, n)] = 1.0
         k += m * n
         for jr in range(n):
-            out[k + jr * n + (s.last_target[(seat + jr) % n] - seat) % n] = 1.0
+            out[k + jr * n + relative_seat(s.last_target[absolute_seat(jr, seat, n)], seat, n)] = 1.0
         k += n * n
         if s.last_caller != NONE:
-            out[k + (s.last_caller - seat) % n] = 1.0
+            out[k + relative_seat(s.last_caller, seat, n)] = 1.0
         out[k + n] = s.last_penalty
 
 
@@ -222,21 +237,21 @@ def observe(s, seat, out):
     out[:] = 0.0
     for rel in range(m):
         holder = s.holder[to_absolute_piece(rel, seat, n)]
-        out[rel * n + (holder - seat) % n] = 1.0
+        out[rel * n + relative_seat(holder, seat, n)] = 1.0
     k = m * n
-    out[k + (s.target[seat] - seat) % n] = 1.0
+    out[k + relative_seat(s.target[seat], seat, n)] = 1.0
     k += n
     give_base = k + n
     recv_base = give_base + n * m
     for jr in range(n):
-        j = (seat + jr) % n
+        j = absolute_seat(jr, seat, n)
         if s.prop_give[j] != NONE:
             out[k + jr] = 1.0
             out[give_base + jr * m + to_relative_piece(s.prop_give[j], seat, n)] = 1.0
             out[recv_base + jr * m + to_relative_piece(s.prop_recv[j], seat, n)] = 1.0
     k = recv_base + n * m
     for jr in range(n):
-        j = (seat + jr) % n
+        j = absolute_seat(jr, seat, n)
         out[k + jr] = s.totals[j]
         out[k + n + jr] = s.last_scores[j]
     k += 2 * n

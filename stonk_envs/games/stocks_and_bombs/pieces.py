@@ -18,10 +18,22 @@ def pips(piece):
 
 
 @njit(cache=True)
+def relative_seat(q, seat, n):
+    """``(q - seat) mod n`` for seats 0..n-1 (without the cost of a signed modulo)."""
+    return q - seat + n if q < seat else q - seat
+
+
+@njit(cache=True)
+def absolute_seat(jr, seat, n):
+    """``(seat + jr) mod n`` for seats 0..n-1."""
+    return seat + jr - n if seat + jr >= n else seat + jr
+
+
+@njit(cache=True)
 def to_relative_piece(piece, seat, n):
-    return ((piece // 3 - seat) % n) * 3 + piece % 3
+    return relative_seat(piece // 3, seat, n) * 3 + piece % 3
 
 
 @njit(cache=True)
 def to_absolute_piece(rel, seat, n):
-    return ((rel // 3 + seat) % n) * 3 + rel % 3
+    return absolute_seat(rel // 3, seat, n) * 3 + rel % 3
