@@ -46,7 +46,8 @@ class CompiledPlayer(Policy):
     params: tuple[float, ...]
 
     def act(self, observations, masks, rng):
-        if observations.shape[1:] != (self.obs_size,) or masks.shape[1:] != (self.num_actions,):
+        # the kernel reads the first obs_size entries; a game's public memory may follow them
+        if observations.ndim != 2 or observations.shape[1] < self.obs_size or masks.shape[1:] != (self.num_actions,):
             raise ValueError(
                 f"expected observations of size {self.obs_size} and masks of size {self.num_actions} "
                 f"for {self.n} players, got {observations.shape} and {masks.shape}"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stonk_envs.games.stocks_and_bombs.observe import observation_size
 from stonk_envs.policies.base import Policy
 
 
@@ -56,6 +57,8 @@ class StocksAndBombsHeuristic(Policy):
         m = 3 * n
         self.m = m
         self.obs_size = 9 * n * n + 4 * n + 3
+        # it reads only the entries before the public memory, which keep their offsets
+        self.obs_sizes = (self.obs_size, observation_size(n, memory=True))
         self.stop_action = 9 * n * n + n
         gives, receives = np.divmod(np.arange(m * m), m)
         self.swap_give, self.swap_receive = gives, receives
@@ -66,8 +69,8 @@ class StocksAndBombsHeuristic(Policy):
     def decode(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Relative holders (B, 3n), own target colour (B,), proposal give / receive (B, n)."""
         n, m = self.n, self.m
-        if observations.shape[1] != self.obs_size:
-            raise ValueError(f"expected observations of size {self.obs_size} for {n} players")
+        if observations.shape[1] not in self.obs_sizes:
+            raise ValueError(f"expected observations of size {' or '.join(map(str, self.obs_sizes))} for {n} players")
         holder = observations[:, : m * n].reshape(-1, m, n).argmax(axis=2)
         k = m * n
         target = observations[:, k : k + n].argmax(axis=1)
@@ -99,7 +102,7 @@ class StocksAndBombsHeuristic(Policy):
         others = table[:, 1:, :]
         expected = (others * possible[:, None, :]).sum(axis=2) / (n - 1)
         best_case = np.where(possible[:, None, :], others, np.iinfo(others.dtype).min).max(axis=2)
-        tick = observations[:, -2]
+        tick = observations[:, self.obs_size - 2]  # the tick entry, before any public memory
         stop = (mine > 0) & (mine >= expected.max(axis=1))
         stop |= (tick >= self.patience) & (mine >= best_case.max(axis=1))
 

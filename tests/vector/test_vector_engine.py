@@ -23,23 +23,23 @@ def random_play(engine, steps, seed=0):
 def test_shapes_and_dtypes_at_five_players():
     engine = vector.make("stocks_and_bombs", 3, num_players=5)
     obs, masks = engine.reset(seed=0)
-    # 9n^2 + n + 1 actions; 3n^2 + 2n + 6n^2 + 2n + 3 observation entries (n = 5)
-    assert (engine.num_actions, engine.obs_size) == (231, 248)
-    assert obs.shape == (3, 5, 248) and obs.dtype == np.float32
+    # 9n^2 + n + 1 actions; 9n^2 + 4n + 3 observation entries and 20n^2 + 73n + 19 of memory (n = 5)
+    assert (engine.num_actions, engine.obs_size) == (231, 248 + 884)
+    assert obs.shape == (3, 5, 1132) and obs.dtype == np.float32
     assert masks.shape == (3, 5, 231) and masks.dtype == np.int8
     assert engine.actors.shape == (3, 5) and engine.actors.all()
     _, (_, _, rewards, terminated) = next(random_play(engine, 1))
     assert rewards.shape == (3, 5) and rewards.dtype == np.float32
     assert terminated.shape == (3,) and terminated.dtype == np.bool_
     states = engine.state_vectors()
-    assert states.shape == (3, 3 * 5 + 6 * 5 + 3)
+    assert states.shape == (3, 566)  # holders, seats, round, tick, caller (48), then options, stream, memory
     # holders of the 15 pieces on a fresh deal: each seat holds its own three
     assert states[:, :15].tolist() == [[p // 3 for p in range(15)]] * 3
 
 
 def test_memory_per_game_counts_state_and_buffers():
     engine = vector.make("stocks_and_bombs", 2, num_players=4)
-    n, o, a = 4, 163, 149
+    n, o, a = 4, 794, 149  # Stocks & Bombs at 4 players, public memory included
     expected = 2 * engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1 + 8 + n * 8
     assert engine.nbytes_per_game == expected
 
@@ -88,8 +88,9 @@ def test_auto_reset_starts_the_next_game_in_the_same_step():
         assert engine.game.scores(engine.final_states, i).tolist() == totals[i].tolist()
     assert (engine.states["round"] == 0).all() and (engine.final_states["round"] == 1).all()
     # the last observation: round 1 after the only round; the new game: round 0, tick 0, 3 left
-    assert (engine.final_obs[:, :, -3] == 1).all()
-    assert (obs[:, :, -3:] == [0, 0, 6]).all()
+    round_at = 9 * 16 + 4 * 4  # round, tick, ticks left at 4 players, before the public memory
+    assert (engine.final_obs[:, :, round_at] == 1).all()
+    assert (obs[:, :, round_at : round_at + 3] == [0, 0, 6]).all()
     # the second games are new deals, not the first ones again, and start with fresh masks
     assert not np.array_equal(obs, first)
     assert (masks.sum(axis=2) == 29).all()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stonk_envs.core.rewards import REWARD_MODES
-from stonk_envs.core.validation import INT32_MAX, check_choice, check_int
+from stonk_envs.core.validation import INT32_MAX, check_bool, check_choice, check_int
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 6
 ROUND_POINTS_HEADROOM = 100
@@ -26,6 +26,8 @@ class StocksAndBombsConfig:
     """The game ends after the round in which any total reaches this (B7)."""
     reward_mode: str = "win_loss"
     """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
+    memory: bool = True
+    """Append the public memory (B8, 2026-12-01) to observations; False gives the layout without it."""
 
     def __post_init__(self):
         checked = {
@@ -34,6 +36,7 @@ class StocksAndBombsConfig:
             "round_cap": check_int("round_cap", self.round_cap, 1, INT32_MAX),
             "points_to_win": check_int("points_to_win", self.points_to_win, 1, INT32_MAX - ROUND_POINTS_HEADROOM),
             "reward_mode": check_choice("reward_mode", self.reward_mode, REWARD_MODES),
+            "memory": check_bool("memory", self.memory),
         }
         for name, value in checked.items():
             object.__setattr__(self, name, value)

@@ -1,8 +1,7 @@
 """Stocks & Bombs rules core (compiled): state, actions, ticks, scoring, observations.
 
-Pieces have ids ``colour * 3 + size_index``; size_index 0, 1, 2 is Small, Medium, Large with
-1, 2, 3 pips. Seat p owns colour p. Everything a seat sees or names is relative to it:
-relative seat ``(q - p) mod n`` and relative piece ``((colour - p) mod n) * 3 + size_index``.
+Pieces, ids and relative views are in :mod:`.pieces`; the public memory in :mod:`.memory`;
+observations, their bounds and the state vector in :mod:`.observe`.
 
 Action layout for n players (A = 9n^2 + n + 1; 331 at n = 6):
 
@@ -14,21 +13,6 @@ index                 action
 1 + 9n^2 + (j - 1)    ACCEPT the open proposal of relative seat j (1..n-1)
 9n^2 + n              STOP
 ====================  ============================================================
-
-Observation layout (all from the observer's seat, relative seats and colours):
-
-=====================  =========  ==============================================
-entries                size       meaning
-=====================  =========  ==============================================
-holder one-hot         3n * n     piece g is held by relative seat j
-target one-hot         n          my secret target colour
-proposal open          n          relative seat j has an open proposal
-proposal give          n * 3n     the piece j gives
-proposal receive       n * 3n     the piece j asks for
-totals                 n          running totals
-last round scores      n          the round scores of the last scored round
-round, tick, left      3          round index, tick in round, ticks left
-=====================  =========  ==============================================
 """
 
 import numpy as np
@@ -36,10 +20,23 @@ from numba import njit
 
 from stonk_envs.core import negotiation, rng
 from stonk_envs.games.stocks_and_bombs import core as rules  # this module; see core/negotiation.py
-
-MAX_PLAYERS = 6
-MAX_PIECES = 3 * MAX_PLAYERS
-NONE = -1
+from stonk_envs.games.stocks_and_bombs import memory
+from stonk_envs.games.stocks_and_bombs.observe import (  # noqa: F401 (the core's views)
+    memory_size,
+    obs_size,
+    observation_bounds,
+    observe,
+    state_size,
+    state_vector,
+)
+from stonk_envs.games.stocks_and_bombs.pieces import (  # noqa: F401 (the core's piece helpers)
+    MAX_PIECES,
+    MAX_PLAYERS,
+    NONE,
+    pips,
+    to_absolute_piece,
+    to_relative_piece,
+)
 
 STATE_DTYPE = np.dtype(
     [
@@ -64,6 +61,8 @@ STATE_DTYPE = np.dtype(
         ("moved", np.int32),
         ("totals", np.int32, (MAX_PLAYERS,)),
         ("last_scores", np.int32, (MAX_PLAYERS,)),
+        ("memory", np.bool_),
+        *memory.MEMORY_FIELDS,
     ]
 )
 
@@ -72,27 +71,6 @@ STATE_DTYPE = np.dtype(
 @njit(cache=True)
 def num_actions(n):
     return 9 * n * n + n + 1
-
-
-@njit(cache=True)
-def obs_size(n):
-    return 3 * n * n + n + n + 2 * n * 3 * n + n + n + 3
-
-
-# ---------------------------------------------------------------------------- pieces
-@njit(cache=True)
-def pips(piece):
-    return piece % 3 + 1
-
-
-@njit(cache=True)
-def to_relative_piece(piece, seat, n):
-    return ((piece // 3 - seat) % n) * 3 + piece % 3
-
-
-@njit(cache=True)
-def to_absolute_piece(rel, seat, n):
-    return ((rel // 3 + seat) % n) * 3 + rel % 3
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -138,6 +116,7 @@ def score_round_into(s, gains):
         s.totals[p] = total
         s.last_scores[p] = scores[p]
         gains[p] = total - before
+    memory.record_round_end(s, s.caller != NONE and scores[s.caller] < best)
 
 
 # ---------------------------------------------------------------------------- setup
@@ -155,12 +134,16 @@ def deal_round(s):
         s.seen_give[p] = NONE
         s.seen_recv[p] = NONE
     rng.shuffle(s, s.target, n)
+    memory.clear_round(s)
     negotiation.start_round(s)
 
 
 @njit(cache=True)
-def init(s, seed, n, tick_cap, round_cap, points_to_win, reward_mode):
-    """Start a new game in record ``s``."""
+def init(s, seed, n, tick_cap, round_cap, points_to_win, reward_mode, with_memory=False):
+    """Start a new game in record ``s``; ``with_memory`` appends the public memory to its
+    observations (without it they have ``obs_size(n)`` entries)."""
+    s.memory = with_memory
+    memory.clear_game(s)
     s.tick_cap = tick_cap
     s.round_cap = round_cap
     s.points_to_win = points_to_win
@@ -222,6 +205,7 @@ def resolve_action(s, seat, action):
         s.prop_give[seat] = g
         s.prop_recv[seat] = r
         s.prop_to[seat] = s.holder[r]
+        memory.record_proposal(s, seat, g, r, s.holder[r])
         return True
     if action < m * m + n:
         j = (seat + action - m * m) % n
@@ -234,6 +218,7 @@ def resolve_action(s, seat, action):
         s.holder[g] = seat
         s.holder[r] = j
         s.moved |= (1 << g) | (1 << r)
+        memory.record_trade(s, j, seat, g, r)
         for q in range(n):
             if s.prop_give[q] != NONE and not proposal_valid(s, q):
                 s.prop_give[q] = NONE
@@ -262,77 +247,3 @@ def step(s, actions, rewards_out, voids):
         scale = float(s.points_to_win)
         negotiation.close_round(s, scale, rewards_out, rules.score_round_into, rules.game_ends, rules.deal_round)
     return s.game_over
-
-
-# ---------------------------------------------------------------------------- views
-@njit(cache=True)
-def observe(s, seat, out):
-    """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
-    n = s.n
-    m = 3 * n
-    out[:] = 0.0
-    for rel in range(m):
-        holder = s.holder[to_absolute_piece(rel, seat, n)]
-        out[rel * n + (holder - seat) % n] = 1.0
-    k = m * n
-    out[k + (s.target[seat] - seat) % n] = 1.0
-    k += n
-    give_base = k + n
-    recv_base = give_base + n * m
-    for jr in range(n):
-        j = (seat + jr) % n
-        if s.prop_give[j] != NONE:
-            out[k + jr] = 1.0
-            out[give_base + jr * m + to_relative_piece(s.prop_give[j], seat, n)] = 1.0
-            out[recv_base + jr * m + to_relative_piece(s.prop_recv[j], seat, n)] = 1.0
-    k = recv_base + n * m
-    for jr in range(n):
-        j = (seat + jr) % n
-        out[k + jr] = s.totals[j]
-        out[k + n + jr] = s.last_scores[j]
-    k += 2 * n
-    out[k] = s.round
-    out[k + 1] = s.tick
-    out[k + 2] = s.tick_cap - s.tick
-
-
-@njit(cache=True)
-def observation_bounds(n, tick_cap, round_cap, points_to_win, low, high):
-    """Write the per-entry bounds of an observation."""
-    m = 3 * n
-    low[:] = 0.0
-    high[:] = 1.0
-    k = m * n + n + n + 2 * n * m
-    for jr in range(n):
-        high[k + jr] = points_to_win + 9
-        low[k + n + jr] = -9
-        high[k + n + jr] = 9
-    k += 2 * n
-    high[k] = round_cap
-    high[k + 1] = tick_cap
-    high[k + 2] = tick_cap
-
-
-@njit(cache=True)
-def state_vector(s, out):
-    """Write the full state (every hidden target included) as a flat vector."""
-    n = s.n
-    k = 0
-    for piece in range(3 * n):
-        out[k] = s.holder[piece]
-        k += 1
-    for p in range(n):
-        out[k] = s.target[p]
-        out[k + 1] = s.prop_give[p]
-        out[k + 2] = s.prop_recv[p]
-        out[k + 3] = s.prop_to[p]
-        out[k + 4] = s.totals[p]
-        out[k + 5] = s.last_scores[p]
-        k += 6
-    out[k] = s.round
-    out[k + 1] = s.tick
-    out[k + 2] = s.caller
-
-
-def state_size(n: int) -> int:
-    return 3 * n + 6 * n + 3

@@ -8,6 +8,7 @@ from stonk_envs.core.game import Game
 from stonk_envs.core.rewards import reward_mode_code
 from stonk_envs.games.stocks_and_bombs import core
 from stonk_envs.games.stocks_and_bombs.config import StocksAndBombsConfig
+from stonk_envs.games.stocks_and_bombs.observe import observation_size
 
 SIZE_NAMES = ("S", "M", "L")
 
@@ -28,16 +29,16 @@ class StocksAndBombs(Game):
         super().__init__(config)
         n = self.num_players
         self.num_actions = int(core.num_actions(n))
-        size = int(core.obs_size(n))
+        size = observation_size(n, config.memory)
         low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
-        core.observation_bounds(n, config.tick_cap, config.round_cap, config.points_to_win, low, high)
+        core.observation_bounds(n, config.tick_cap, config.round_cap, config.points_to_win, config.memory, low, high)
         self.observation_bounds = (low, high)
         self.state_size = int(core.state_size(n))
         self._reward_mode = reward_mode_code(config.reward_mode)
 
     def init_args(self):
         c = self.config
-        return (c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode)
+        return (c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode, c.memory)
 
     def scores(self, states, i):
         return states[i]["totals"][: self.num_players].astype(np.float64)
