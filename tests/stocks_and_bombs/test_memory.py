@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from stonk_envs import stocks_and_bombs_v0, vector
+from stonk_envs import stocks_and_bombs_v1, vector
 from stonk_envs.core.validation import OptionTypeError
 from stonk_envs.games.stocks_and_bombs.observe import observation_layout, observation_size
 from stonk_envs.policies import make_player
 from stonk_envs.policies.stocks_and_bombs_heuristic import StocksAndBombsHeuristic
-from stonk_envs.stocks_and_bombs_v0 import score_round
+from stonk_envs.stocks_and_bombs_v1 import score_round
 from tests.stocks_and_bombs.scripting import WAIT, accept, place, play, propose, stop, table
 
 N = 4
@@ -64,7 +64,7 @@ def test_the_memory_option_reaches_the_engine_and_is_checked():
     assert vector.make("stocks_and_bombs", 2, memory=False).obs_size == BASE_SIZE
     assert vector.make("stocks_and_bombs", 2, num_players=6).obs_size == observation_size(6, True) == 1528
     with pytest.raises(OptionTypeError, match="memory must be True or False, got 'yes'"):
-        stocks_and_bombs_v0.parallel_env(memory="yes")
+        stocks_and_bombs_v1.parallel_env(memory="yes")
 
 
 # ---------------------------------------------------------------------------- omissions
@@ -222,7 +222,7 @@ def test_round_score_bounds_are_reached():
     worst = [[(2, 1), (2, 2), (2, 3)], OWN[0], [(1, 1), (1, 2), (1, 3)], OWN[3]]
     assert score_round(worst, [1, 0, 2, 3])[0] == -6
     for n, best in ((4, 8), (5, 9), (6, 9)):
-        env = stocks_and_bombs_v0.parallel_env(num_players=n, points_to_win=12, round_cap=30)
+        env = stocks_and_bombs_v1.parallel_env(num_players=n, points_to_win=12, round_cap=30)
         low, high = env.table.game.observation_bounds
         start = 9 * n * n + 3 * n  # the round scores; the totals before them
         assert (high[start - n : start] == 12 - 1 + best).all()
@@ -230,7 +230,7 @@ def test_round_score_bounds_are_reached():
 
 
 def test_memory_bounds_follow_the_caps():
-    env = stocks_and_bombs_v0.parallel_env(tick_cap=10, round_cap=3)
+    env = stocks_and_bombs_v1.parallel_env(tick_cap=10, round_cap=3)
     low, high = env.table.game.observation_bounds
     assert (low == 0).sum() == len(low) - N  # only round scores go below 0
 
@@ -252,7 +252,7 @@ def test_memory_bounds_follow_the_caps():
 
 @pytest.mark.parametrize("n", [4, 6])
 def test_heuristic_games_with_short_caps_stay_in_bounds(n):
-    env = stocks_and_bombs_v0.parallel_env(num_players=n, tick_cap=7, round_cap=4)
+    env = stocks_and_bombs_v1.parallel_env(num_players=n, tick_cap=7, round_cap=4)
     low, high = env.table.game.observation_bounds
     assert np.isfinite(high).all()
     player = StocksAndBombsHeuristic(n, patience=3)
@@ -303,7 +303,7 @@ def test_state_remembers_the_last_round():
 @pytest.mark.parametrize("player", ["basic", "heuristic"])
 def test_shipped_players_play_the_same_with_and_without_memory(player):
     """They read fixed offsets before the memory, so the appended entries change nothing."""
-    envs = [stocks_and_bombs_v0.parallel_env(tick_cap=12, round_cap=3, memory=memory) for memory in (True, False)]
+    envs = [stocks_and_bombs_v1.parallel_env(tick_cap=12, round_cap=3, memory=memory) for memory in (True, False)]
     players = [make_player(player, "stocks_and_bombs", N) for _ in envs]
     states = [env.reset(seed=5)[0] for env in envs]
     while envs[0].agents:
