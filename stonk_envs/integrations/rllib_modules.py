@@ -79,6 +79,7 @@ class RLlibPolicy(Policy):
         self.name = name
 
     def act(self, observations, masks, rng):
+        observations = self.fit_observations(observations)
         batch = {
             Columns.OBS: {
                 OBS_KEY: torch.as_tensor(observations, dtype=torch.float32),

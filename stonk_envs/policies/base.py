@@ -16,6 +16,25 @@ class Policy(abc.ABC):
     """
 
     name: str = "policy"
+    observation_size: int | None = None
+    """For a saved policy: the observation size it was trained on (None: not checked)."""
+    reads_prefix: bool = False
+    """For a saved policy: trained with ``memory=False``, so it can read the memory-free start
+    of a longer observation (each game appends its public memory after that layout)."""
+
+    def fit_observations(self, observations: np.ndarray) -> np.ndarray:
+        """``observations`` as a saved policy reads them, or a ``ValueError`` naming the mismatch."""
+        width = observations.shape[-1]
+        if self.observation_size is None or width == self.observation_size:
+            return observations
+        if self.reads_prefix and width > self.observation_size:
+            return observations[..., : self.observation_size]
+        trained = "without" if self.reads_prefix else "with"
+        raise ValueError(
+            f"{self.name} was trained on observations of {self.observation_size} entries ({trained} the "
+            f"public memory) and cannot read this game's {width}: play it with the game options it was "
+            "trained with (its file's env_config)"
+        )
 
     @abc.abstractmethod
     def act(self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

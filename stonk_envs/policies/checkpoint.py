@@ -244,7 +244,9 @@ def load_policy(
     """Load a saved policy as a :class:`Policy`.
 
     Raises ``ValueError`` naming the mismatch when the file is for another game or player
-    count, or its sizes do not match the game's observation and action spaces.
+    count, or its sizes do not match the game's observation and action spaces. The policy
+    checks each batch's observation size (:meth:`Policy.fit_observations`): one trained with
+    ``memory=False`` also plays games with the public memory on, reading the entries before it.
     """
     path = Path(path)
     metadata, state_dict = _read(path)
@@ -252,7 +254,11 @@ def load_policy(
     if metadata["kind"] == "rllib":
         from stonk_envs.integrations.rllib_modules import load_rllib_policy
 
-        return load_rllib_policy(path, metadata, deterministic)
-    if state_dict is None:
-        return _load_sb3(path, metadata, deterministic)
-    return _load_torch(path, metadata, state_dict, deterministic)
+        policy = load_rllib_policy(path, metadata, deterministic)
+    elif state_dict is None:
+        policy = _load_sb3(path, metadata, deterministic)
+    else:
+        policy = _load_torch(path, metadata, state_dict, deterministic)
+    policy.observation_size = metadata["observation_size"]
+    policy.reads_prefix = metadata["env_config"].get("memory", True) is False
+    return policy

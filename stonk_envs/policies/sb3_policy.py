@@ -32,6 +32,7 @@ class SB3Policy(Policy):
         return observations
 
     def act(self, observations, masks, rng):
+        observations = self.fit_observations(observations)
         policy = self.model.policy
         obs_tensor, _ = policy.obs_to_tensor(self._model_input(observations, masks))
         with torch.no_grad():

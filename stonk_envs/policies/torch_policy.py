@@ -69,6 +69,7 @@ class TorchPolicy(Policy):
         self.name = name
 
     def act(self, observations, masks, rng):
+        observations = self.fit_observations(observations)
         with torch.no_grad():
             logits = self.net(torch.as_tensor(observations, dtype=torch.float32), torch.as_tensor(masks))
         return choose(logits.numpy(), masks, rng, self.deterministic)

@@ -21,6 +21,7 @@ from stonk_envs.policies.checkpoint import (
     save_sb3,
     save_torch,
 )
+from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.sb3_policy import SB3Policy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 
@@ -168,6 +169,24 @@ def test_a_file_whose_sizes_do_not_match_its_game_is_refused(tmp_path):
     torch.save(payload, lying)
     with pytest.raises(ValueError, match="the weights do not fit the network"):
         load_policy(lying)
+
+
+def test_a_policy_trained_without_memory_plays_games_with_it_and_not_the_reverse(tmp_path):
+    wide, narrow = (game_sizes("stocks_and_bombs", 4, {"memory": m})[0] for m in (True, False))
+    assert wide > narrow
+    obs, masks = table_batch()
+    long_obs = np.concatenate([obs, np.full((len(obs), wide - narrow), 7.0, np.float32)], axis=1)
+    without = save_torch(MaskedMLP(narrow, ACTIONS, (8,)), tmp_path / "without.pt",
+                         metadata(observation_size=narrow, env_config={"memory": False}))
+    policy = load_policy(without, game="stocks_and_bombs", num_players=4)
+    rng = np.random.default_rng(0)
+    assert np.array_equal(policy.act(long_obs, masks, rng), policy.act(obs, masks, rng))
+    with_memory = save_torch(MaskedMLP(wide, ACTIONS, (8,)), tmp_path / "with.pt",
+                             metadata(observation_size=wide, env_config={"memory": True}))
+    policy = load_policy(with_memory, game="stocks_and_bombs", num_players=4)
+    with pytest.raises(ValueError, match=rf"trained on observations of {wide} entries \(with the public memory\) "
+                       rf"and cannot read this game's {narrow}"):
+        policy.act(obs, masks, rng)
 
 
 @pytest.mark.parametrize("saved_version", [0, None, 2])
