@@ -30,6 +30,7 @@ Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n)``; 390 at 4 players.
 
 from numba import njit
 
+from stonk_envs.games.stockpile.blocks import copy, rotate_blocks
 from stonk_envs.games.stockpile.state import (
     HISTORY,
     LED_BIDS,
@@ -123,6 +124,28 @@ def write_memory(s, seat, out):
                 block[7 + n] = 1.0
             else:
                 block[8 + n] = 1.0
+
+
+@njit(cache=True)
+def rotate_memory(s, seat, first, out):
+    """Write ``seat``'s memory section into ``out`` from seat 0's (``first``): a seat's block
+    does not depend on who looks, so the blocks are rotated, the company counts copied, and the
+    round history's holders re-pointed from seat 0 to ``seat``."""
+    n = s.n
+    rotate_blocks(first, out, 0, seat_memory_block(n), n, seat)
+    k = n * seat_memory_block(n)
+    copy(first[k:], out[k:])
+    k += NUM_COMPANIES * NUM_EVENTS
+    width = history_block(n)
+    for h in range(HISTORY):
+        if s.hist_fc[h, 0] < 0:
+            break
+        for c in range(NUM_COMPANIES):
+            i = s.hist_holder[h, c]
+            if i < n:
+                holder = out[k + (h * NUM_COMPANIES + c) * width + 7 : k + (h * NUM_COMPANIES + c) * width + 7 + n]
+                holder[i] = 0.0
+                holder[i - seat if i >= seat else i - seat + n] = 1.0
 
 
 def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:

@@ -41,8 +41,9 @@ with the memory. The bounds of every entry are derived in :mod:`.bounds`.
 import numpy as np
 from numba import njit
 
+from stonk_envs.games.stockpile.blocks import copy, fill, rotate_blocks
 from stonk_envs.games.stockpile.market import debt_total
-from stonk_envs.games.stockpile.memory import write_memory
+from stonk_envs.games.stockpile.memory import rotate_memory, write_memory
 from stonk_envs.games.stockpile.state import (
     DEBT_CAP,
     DECK_CAP,
@@ -86,8 +87,7 @@ def _offsets(n):
     return actor, my_pair, piles, my_hand, seats, seat_company, tips
 
 
-# The writers index views of ``out`` with loop counters: numba then knows the index is not
-# negative and drops its wrap-around test, which lets the loops vectorise (measured 4x faster).
+# The writers index views of ``out`` with loop counters (see :mod:`.blocks`).
 
 
 @njit(cache=True)
@@ -131,22 +131,16 @@ def _write_public(s, out):
 
 
 @njit(cache=True)
-def _fill(view, value):
-    for k in range(view.shape[0]):
-        view[k] = value
-
-
-@njit(cache=True)
 def _clear_own(n, out):
     """Zero the entries :func:`_write_own` sets only where they are not zero (one-hots, counts)."""
     actor, my_pair, piles, my_hand, _, _, _ = _offsets(n)
-    _fill(out[actor : actor + 2 * n], 0.0)
-    _fill(out[my_pair : my_pair + 2 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES], 0.0)
+    fill(out[actor : actor + 2 * n], 0.0)
+    fill(out[my_pair : my_pair + 2 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES], 0.0)
     for t in range(n):
         k = piles + t * pile_block(n)
-        _fill(out[k + NUM_KINDS + 1 : k + 2 * NUM_KINDS + 1], 0.0)
-        _fill(out[k + 2 * NUM_KINDS + 2 : k + 2 * NUM_KINDS + 2 + n], 0.0)
-    _fill(out[my_hand : my_hand + 2 * NUM_KINDS], 0.0)
+        fill(out[k + NUM_KINDS + 1 : k + 2 * NUM_KINDS + 1], 0.0)
+        fill(out[k + 2 * NUM_KINDS + 2 : k + 2 * NUM_KINDS + 2 + n], 0.0)
+    fill(out[my_hand : my_hand + 2 * NUM_KINDS], 0.0)
 
 
 @njit(cache=True)
@@ -217,24 +211,9 @@ def _write_seat_blocks(s, seat, out):
 
 
 @njit(cache=True)
-def _copy(src, dst):
-    for k in range(src.shape[0]):
-        dst[k] = src[k]
-
-
-@njit(cache=True)
-def _rotate_blocks(src, dst, start, block, n, seat):
-    """``dst``'s ``n`` blocks at ``start`` := ``src``'s, seen from ``seat`` instead of seat 0."""
-    cut = start + seat * block
-    end = start + n * block
-    _copy(src[cut:end], dst[start : start + end - cut])
-    _copy(src[start:cut], dst[start + end - cut : end])
-
-
-@njit(cache=True)
 def observe(s, seat, out):
     """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
-    _fill(out, 0.0)
+    fill(out, 0.0)
     _write_public(s, out)
     _write_own(s, seat, out)
     _write_seat_blocks(s, seat, out)
@@ -246,20 +225,20 @@ def observe(s, seat, out):
 def observe_all(s, out):
     """Write every seat's observation into the rows of ``out``: seat 0's in full, then each
     other seat's as a copy of it up to the seat blocks, its own entries rewritten and the seat
-    blocks rotated."""
+    blocks and the memory's seat blocks rotated."""
     n = s.n
     first = out[0]
     observe(s, 0, first)
     _, _, _, _, seats, seat_company, _ = _offsets(n)
     for seat in range(1, n):
         row = out[seat]
-        _copy(first[:seats], row[:seats])
+        copy(first[:seats], row[:seats])
         _clear_own(n, row)
         _write_own(s, seat, row)
-        _rotate_blocks(first, row, seats, SEAT_BLOCK, n, seat)
-        _rotate_blocks(first, row, seat_company, COMPANY_BLOCK * NUM_COMPANIES, n, seat)
-        if s.mem_on:  # written afresh: faster than rotating seat 0's (measured)
-            write_memory(s, seat, row[obs_size(n) :])
+        rotate_blocks(first, row, seats, SEAT_BLOCK, n, seat)
+        rotate_blocks(first, row, seat_company, COMPANY_BLOCK * NUM_COMPANIES, n, seat)
+        if s.mem_on:
+            rotate_memory(s, seat, first[obs_size(n) :], row[obs_size(n) :])
 
 
 @njit(cache=True)
