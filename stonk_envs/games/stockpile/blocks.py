@@ -1,10 +1,22 @@
-"""Compiled helpers that fill, copy and rotate blocks of an observation row.
+"""Compiled helpers that fill, copy and rotate blocks of an observation row, and seat arithmetic.
 
 They index views with loop counters: numba then knows the index is not negative and drops its
 wrap-around test, which lets the loops vectorise (measured 4x faster than slicing assignments).
 """
 
 from numba import njit
+
+
+@njit(cache=True)
+def relative(p, seat, n):
+    """Seat ``p`` as seen from ``seat``: ``(p - seat) mod n`` for seats in 0..n-1, without a division."""
+    return p - seat if p >= seat else p - seat + n
+
+
+@njit(cache=True)
+def absolute(jr, seat, n):
+    """Relative seat ``jr`` of ``seat``: ``(seat + jr) mod n`` for seats in 0..n-1, without a division."""
+    return seat + jr if seat + jr < n else seat + jr - n
 
 
 @njit(cache=True)
