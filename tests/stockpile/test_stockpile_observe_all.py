@@ -49,3 +49,27 @@ def test_observe_all_ignores_what_the_buffer_held():
     rows = np.full((4, engine.obs_size), np.nan, np.float32)
     game.observe_all(engine.states, 1, rows)
     assert rows.tobytes() == _reference(game, engine.states, 1, 4, engine.obs_size).tobytes()
+
+
+def test_engine_observations_are_read_only():
+    engine = BatchEngine(make_game("stockpile", 4), 2, parallel=False, observe="all")
+    obs, _ = engine.reset(seed=1)
+    with pytest.raises(ValueError, match="read-only"):
+        obs[0, 0, 0] = 1.0
+
+
+def test_a_state_edited_between_steps_is_observed_exactly():
+    """The engine skips a seat's blocks by comparing what they are written from, not by
+    trusting the rules to report changes: an edit from outside shows in the next step."""
+    game = make_game("stockpile", 4)
+    engine = BatchEngine(game, 2, parallel=False, observe="all")
+    engine.reset(seed=3)
+    for _ in range(40):
+        engine.step(engine.random_actions())
+    engine.states["memory"][0, 2, 1, 0] += 3
+    engine.states["split"][0, 3, 5] += 1
+    engine.states["won_up"][0, 1, 4] += 2
+    engine.states["company_events"][0, 4, 0] += 1
+    obs, _, _, terminated = engine.step(engine.random_actions())
+    assert not terminated[0]
+    assert obs[0].tobytes() == _reference(game, engine.states, 0, 4, engine.obs_size).tobytes()

@@ -36,6 +36,12 @@ public memory            see below    only with ``memory=True``: the table of
 
 Size: ``123 + 104n + n^2`` (555 at 4 players), plus ``n(38 + 4n) + 18 + 12(9 + n)`` (390)
 with the memory. The bounds of every entry are derived in :mod:`.bounds`.
+
+Writers: :func:`observe` writes one seat's row from zeros (the reference); :func:`observe_all`
+writes seat 0's row and builds the others by copies and rotations (a seat's public blocks do
+not depend on who looks, only their place does); :func:`observe_all_update`, for the batched
+engine's own rows, also leaves alone the blocks whose inputs did not change since its last
+call. All three write the same values, bit for bit.
 """
 
 import numpy as np
