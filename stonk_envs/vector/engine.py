@@ -18,7 +18,9 @@ only the seats that act next, the others all zero, which saves most of the work 
 turn-based game). Masks are always written for every seat.
 
 The arrays returned by :meth:`BatchEngine.reset` and :meth:`BatchEngine.step` are the
-engine's own buffers, overwritten by the next call: copy what you keep.
+engine's own buffers, overwritten by the next call: copy what you keep. ``obs`` is a read-only
+view: a game may rewrite only the parts of its rows that changed since the last step, so the
+rows must keep exactly what the engine wrote.
 """
 
 from __future__ import annotations
@@ -65,7 +67,9 @@ class BatchEngine:
         self._observe_all = observe == "all"
         self._args = game.init_args()
         self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
-        self.obs = np.zeros((num_envs, n, o), np.float32)
+        self._obs = np.zeros((num_envs, n, o), np.float32)
+        self.obs = self._obs.view()
+        self.obs.flags.writeable = False
         self.masks = np.zeros((num_envs, n, a), np.int8)
         self.actors = np.zeros((num_envs, n), np.bool_)
         self.rewards = np.zeros((num_envs, n), np.float32)
@@ -103,7 +107,7 @@ class BatchEngine:
             2**63, size=self.num_envs, dtype=np.uint64
         )
         run = kernels.reset_parallel if self.parallel else kernels.reset_serial
-        run(self.states, seeds, self._args, self._observe_all, self.obs, self.masks, self.actors)
+        run(self.states, seeds, self._args, self._observe_all, self._obs, self.masks, self.actors)
         self.rewards[:] = 0.0
         self.voids[:] = 0
         self.terminated[:] = False
@@ -142,7 +146,7 @@ class BatchEngine:
                 f"0..{self.num_actions - 1})"
             )
         run = kernels.step_parallel if self.parallel else kernels.step_serial
-        out = (self.rewards, self.voids, self.terminated, self.final_obs, self.final_states, self.obs, self.masks,
+        out = (self.rewards, self.voids, self.terminated, self.final_obs, self.final_states, self._obs, self.masks,
                self.actors)
         run(self.states, active, actions, self._joint, self._args, self._next_seeds, self._observe_all, out)
         for i in np.flatnonzero(self.terminated):
@@ -198,7 +202,7 @@ class BatchEngine:
             bit_generator.state = saved_state
             generators.append(np.random.Generator(bit_generator))
         for name in _STATE_ARRAYS:
-            getattr(self, name)[...] = state["arrays"][name]
+            getattr(self, "_obs" if name == "obs" else name)[...] = state["arrays"][name]
         self._generators = generators
 
     def state_vectors(self) -> np.ndarray:

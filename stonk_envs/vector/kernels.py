@@ -3,11 +3,18 @@
 They are written once for all games over :mod:`stonk_envs.core.dispatch`, and compile for
 each game's record type on first use. ``args`` is the tuple the game's core ``init`` takes
 after the seed (``Game.init_args()``).
+
+Every seat's rows of ``obs`` are written with the core's ``observe_all_update`` where it has
+one: it may leave unchanged the parts of the rows that did not change since its last call on
+the same game, so ``obs`` must hold exactly what the kernels last wrote (the engine hands it out
+read-only). ``final_obs`` is always written in full.
 """
 
 from numba import njit, prange
+from numba.extending import overload
 
 from stonk_envs.core.dispatch import (
+    _core_of,
     game_actors,
     game_init,
     game_legal_mask,
@@ -18,6 +25,19 @@ from stonk_envs.core.dispatch import (
 )
 
 
+def game_observe_update(s, out):
+    """Every seat's observation into ``out``, which holds what this function last wrote for ``s``."""
+
+
+@overload(game_observe_update)
+def _game_observe_update(s, out):
+    core = _core_of(s)
+    if hasattr(core, "observe_all_update"):
+        update = core.observe_all_update
+        return lambda s, out: update(s, out)
+    return lambda s, out: game_observe_all(s, out)
+
+
 @njit(cache=True)
 def _views(s, i, obs, masks, actors, every_seat):
     if not every_seat:  # only the last actors' rows are non-zero: clear them
@@ -26,7 +46,7 @@ def _views(s, i, obs, masks, actors, every_seat):
                 obs[i, p] = 0.0
     game_actors(s, actors[i])
     if every_seat:
-        game_observe_all(s, obs[i])
+        game_observe_update(s, obs[i])
     for p in range(obs.shape[1]):
         if not every_seat and actors[i, p]:
             game_observe(s, p, obs[i, p])

@@ -10,7 +10,7 @@ from numba import njit
 
 from stonk_envs.games.stockpile import actions as act
 from stonk_envs.games.stockpile.actions import num_actions
-from stonk_envs.games.stockpile.observe import obs_size, observe, observe_all, state_vector
+from stonk_envs.games.stockpile.observe import obs_size, observe, observe_all, observe_all_update, state_vector
 from stonk_envs.games.stockpile.phases import build_deck, decide, start_round
 from stonk_envs.games.stockpile.state import (
     ACTION,
@@ -31,6 +31,7 @@ __all__ = [
     "obs_size",
     "observe",
     "observe_all",
+    "observe_all_update",
     "state_vector",
     "step",
 ]
@@ -83,6 +84,7 @@ def init(
     s.reward_mode = reward_mode
     s.reward_scale = reward_scale
     s.mem_on = memory
+    s.obs_seen = False
     s.round = 0
     s.first = 0
     s.game_over = False

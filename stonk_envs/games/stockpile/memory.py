@@ -30,12 +30,15 @@ Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n)``; 390 at 4 players.
 
 from numba import njit
 
+from stonk_envs.games.stockpile.blocks import absolute, copy, relative, rotate_blocks
 from stonk_envs.games.stockpile.state import (
     HISTORY,
     LED_BIDS,
+    MAX_PLAYERS,
     NUM_COMPANIES,
     NUM_EVENTS,
     NUM_KINDS,
+    NUM_REC,
     REC_BIDS,
     REC_DOWN_PILE,
     REC_PAID,
@@ -79,6 +82,56 @@ def _one_hot_seat_record(s, q, n, block):
 
 
 @njit(cache=True)
+def write_seat_record(s, q, n, block):
+    """Seat q's block (on zeros): the same whoever looks, only its place in the section moves."""
+    _one_hot_seat_record(s, q, n, block)
+    k = NUM_KINDS + 3 * n + 3
+    won = block[k : k + NUM_KINDS]
+    for kind in range(NUM_KINDS):
+        won[kind] = s.won_up[q, kind]
+    k += NUM_KINDS
+    for d in range(n):
+        block[k + d] = s.down_from[q, absolute(d, q, n)]
+    k += n
+    block[k] = s.ledger[q, LED_BIDS]
+    k += 1
+    for c in range(NUM_COMPANIES):
+        block[k + c] = s.div_total[q, c, 0]
+        block[k + NUM_COMPANIES + c] = s.div_total[q, c, 1]
+
+
+@njit(cache=True)
+def write_rounds(s, seat, out):
+    """The company counts and the round history of ``seat``'s memory section ``out``; the
+    history entries are cleared first, the seat blocks are left alone."""
+    n = s.n
+    k = n * seat_memory_block(n)
+    events = out[k : k + NUM_COMPANIES * NUM_EVENTS]
+    for c in range(NUM_COMPANIES):
+        for e in range(NUM_EVENTS):
+            events[c * NUM_EVENTS + e] = s.company_events[c, e]
+    k += NUM_COMPANIES * NUM_EVENTS
+    width = history_block(n)
+    history = out[k : k + HISTORY * NUM_COMPANIES * width]
+    for j in range(history.shape[0]):
+        history[j] = 0.0
+    for h in range(HISTORY):
+        if s.hist_fc[h, 0] < 0:
+            break
+        for c in range(NUM_COMPANIES):
+            block = history[(h * NUM_COMPANIES + c) * width : (h * NUM_COMPANIES + c + 1) * width]
+            block[0] = s.hist_price[h, c]
+            block[1 + s.hist_fc[h, c]] = 1.0
+            i = s.hist_holder[h, c]
+            if i < n:
+                block[7 + relative(i, seat, n)] = 1.0
+            elif i == n:
+                block[7 + n] = 1.0
+            else:
+                block[8 + n] = 1.0
+
+
+@njit(cache=True)
 def write_memory(s, seat, out):
     """Write ``seat``'s memory section (layout above) into ``out`` (its own view, any content)."""
     n = s.n
@@ -86,43 +139,88 @@ def write_memory(s, seat, out):
         out[k] = 0.0
     size = seat_memory_block(n)
     for jr in range(n):
-        q = (seat + jr) % n
-        block = out[jr * size : (jr + 1) * size]
-        _one_hot_seat_record(s, q, n, block)
-        k = NUM_KINDS + 3 * n + 3
-        won = block[k : k + NUM_KINDS]
-        for kind in range(NUM_KINDS):
-            won[kind] = s.won_up[q, kind]
-        k += NUM_KINDS
-        for d in range(n):
-            block[k + d] = s.down_from[q, (q + d) % n]
-        k += n
-        block[k] = s.ledger[q, LED_BIDS]
-        k += 1
-        for c in range(NUM_COMPANIES):
-            block[k + c] = s.div_total[q, c, 0]
-            block[k + NUM_COMPANIES + c] = s.div_total[q, c, 1]
-    k = n * size
-    events = out[k : k + NUM_COMPANIES * NUM_EVENTS]
-    for c in range(NUM_COMPANIES):
-        for e in range(NUM_EVENTS):
-            events[c * NUM_EVENTS + e] = s.company_events[c, e]
+        q = absolute(jr, seat, n)
+        write_seat_record(s, q, n, out[jr * size : (jr + 1) * size])
+    write_rounds(s, seat, out)
+
+
+@njit(cache=True)
+def copy_rounds(s, seat, first, out):
+    """The company counts and round history of ``seat``'s memory section ``out`` from seat 0's
+    (``first``): copied, the history's holders re-pointed from seat 0 to ``seat``."""
+    n = s.n
+    k = n * seat_memory_block(n)
+    copy(first[k:], out[k:])
     k += NUM_COMPANIES * NUM_EVENTS
     width = history_block(n)
     for h in range(HISTORY):
         if s.hist_fc[h, 0] < 0:
             break
         for c in range(NUM_COMPANIES):
-            block = out[k + (h * NUM_COMPANIES + c) * width : k + (h * NUM_COMPANIES + c + 1) * width]
-            block[0] = s.hist_price[h, c]
-            block[1 + s.hist_fc[h, c]] = 1.0
             i = s.hist_holder[h, c]
             if i < n:
-                block[7 + (i - seat) % n] = 1.0
-            elif i == n:
-                block[7 + n] = 1.0
-            else:
-                block[8 + n] = 1.0
+                start = k + (h * NUM_COMPANIES + c) * width + 7
+                holder = out[start : start + n]
+                holder[i] = 0.0
+                holder[relative(i, seat, n)] = 1.0
+
+
+@njit(cache=True)
+def rotate_memory(s, seat, first, out):
+    """Write ``seat``'s memory section into ``out`` from seat 0's (``first``): a seat's block
+    does not depend on who looks, so the blocks are rotated and the rest copied."""
+    rotate_blocks(first, out, 0, seat_memory_block(s.n), s.n, seat)
+    copy_rounds(s, seat, first, out)
+
+
+@njit(cache=True)
+def seat_inputs_changed(s, q):
+    """Whether what seat q's block is written from differs from ``s.seen_seat_memory[q]``;
+    stores it there."""
+    seen = s.seen_seat_memory[q]
+    changed = False
+    k = 0
+    for r in range(NUM_REC):
+        changed |= _remember(seen, k + r, s.round_rec[q, r])
+    k += NUM_REC
+    for kind in range(NUM_KINDS):
+        changed |= _remember(seen, k + kind, s.won_up[q, kind])
+    k += NUM_KINDS
+    for p in range(MAX_PLAYERS):
+        changed |= _remember(seen, k + p, s.down_from[q, p])
+    k += MAX_PLAYERS
+    changed |= _remember(seen, k, s.ledger[q, LED_BIDS])
+    k += 1
+    for c in range(NUM_COMPANIES):
+        changed |= _remember(seen, k + 2 * c, s.div_total[q, c, 0])
+        changed |= _remember(seen, k + 2 * c + 1, s.div_total[q, c, 1])
+    return changed
+
+
+@njit(cache=True)
+def rounds_changed(s):
+    """Whether the company counts or the round history differ from ``s.seen_rounds``; stores
+    them there."""
+    changed = False
+    for c in range(NUM_COMPANIES):
+        seen = s.seen_rounds[c]
+        for e in range(NUM_EVENTS):
+            changed |= _remember(seen, e, s.company_events[c, e])
+        for h in range(HISTORY):
+            k = NUM_EVENTS + 3 * h
+            changed |= _remember(seen, k, s.hist_price[h, c])
+            changed |= _remember(seen, k + 1, s.hist_fc[h, c])
+            changed |= _remember(seen, k + 2, s.hist_holder[h, c])
+    return changed
+
+
+@njit(cache=True)
+def _remember(seen, k, value):
+    """``seen[k] := value``; whether it changed."""
+    if seen[k] == value:
+        return False
+    seen[k] = value
+    return True
 
 
 def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:

@@ -87,6 +87,9 @@ NUM_EVENTS = 3
 HISTORY = 2
 """Completed rounds whose pairs and closing prices the observation remembers (last first)."""
 
+SEAT_INPUTS = NUM_REC + NUM_KINDS + MAX_PLAYERS + 1 + 2 * NUM_COMPANIES
+"""What a seat's block of the public memory is written from (see ``memory.seat_inputs_changed``)."""
+
 # money ledger per seat (``ledger[p, l]``); cash = starting cash + incomes - payments
 LED_SALES, LED_DIVIDENDS, LED_SPLIT_BONUS, LED_SETTLEMENT, LED_BIDS, LED_FEES = 0, 1, 2, 3, 4, 5
 NUM_LEDGER = 6
@@ -162,5 +165,11 @@ STATE_DTYPE = np.dtype(
         ("hist_price", np.int32, (HISTORY, NUM_COMPANIES)),  # closing price of a completed round
         ("hist_fc", np.int8, (HISTORY, NUM_COMPANIES)),  # the forecast paired with the company
         ("hist_holder", np.int8, (HISTORY, NUM_COMPANIES)),  # the pair's slot i (seat, public, face-down)
+        # what the batched engine's observation rows were last written from (observe.observe_all_update);
+        # not part of the game: no rule reads them
+        ("obs_seen", np.bool_),
+        ("seen_company", np.int32, (MAX_PLAYERS, NUM_COMPANIES, 1 + NUM_MEMORY)),
+        ("seen_seat_memory", np.int32, (MAX_PLAYERS, SEAT_INPUTS)),
+        ("seen_rounds", np.int32, (NUM_COMPANIES, NUM_EVENTS + 3 * HISTORY)),
     ]
 )
