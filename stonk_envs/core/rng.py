@@ -15,6 +15,18 @@ _MIX_2 = np.uint64(0x94D049BB133111EB)
 _TWO_POW_MINUS_53 = 1.0 / 9007199254740992.0
 
 
+RNG_PARTS = 4
+"""The 16-bit parts :func:`write_rng_parts` splits the 64-bit stream into."""
+
+
+@njit(cache=True)
+def write_rng_parts(rng, out):
+    """Write the stream ``rng`` as :data:`RNG_PARTS` 16-bit parts into ``out[:4]``: exact in a
+    float32 state vector, where the whole 64-bit value would be rounded."""
+    for part in range(RNG_PARTS):
+        out[part] = (rng >> np.uint64(16 * part)) & np.uint64(0xFFFF)
+
+
 @njit(cache=True)
 def next_u64(s):
     """Advance the record's stream and return 64 random bits."""

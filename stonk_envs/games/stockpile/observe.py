@@ -44,9 +44,9 @@ engine's own rows, also leaves alone the blocks whose inputs did not change sinc
 call. All three write the same values, bit for bit.
 """
 
-import numpy as np
 from numba import njit
 
+from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, rotate_blocks
 from stonk_envs.games.stockpile.market import debt_total
 from stonk_envs.games.stockpile.memory import (
@@ -371,8 +371,7 @@ def state_vector(s, out):
     that can play out differently give different vectors."""
     n = s.n
     out[:] = 0.0
-    for j in range(4):
-        out[j] = (s.rng >> np.uint64(16 * j)) & np.uint64(0xFFFF)
+    write_rng_parts(s.rng, out[:RNG_PARTS])
     out[4] = s.round
     out[5] = s.phase
     out[6] = s.sub

@@ -51,9 +51,9 @@ n = 4); the memory adds 20n^2 + (8K + 41)n + 4K + 3 = 20n^2 + 73n + 19 (631 at n
 whole observation has 29n^2 + 77n + 22 entries (794, 1132, 1528 at n = 4, 5, 6).
 """
 
-import numpy as np
 from numba import njit
 
+from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stocks_and_bombs.memory import EVENT_SLOTS
 from stonk_envs.games.stocks_and_bombs.pieces import (
     NONE,
@@ -324,8 +324,6 @@ def observation_bounds(n, tick_cap, round_cap, points_to_win, memory, low, high)
 # ---------------------------------------------------------------------------- state
 STATE_HEADER = 11
 """round, tick, caller, n, tick_cap, round_cap, points_to_win, reward_mode, memory, round_over, game_over."""
-RNG_CHUNKS = 4
-"""The 64-bit random stream state as four exact 16-bit values."""
 
 
 @njit(cache=True)
@@ -335,7 +333,7 @@ def state_size(n):
     tables = 4 * n * m + 4 * n * n + 2 * m
     events = 2 * EVENT_SLOTS * 5 + 2
     last_round = 2 * n + 2 + m + n + 2
-    return STATE_HEADER + RNG_CHUNKS + m + 6 * n + tables + events + last_round
+    return STATE_HEADER + RNG_PARTS + m + 6 * n + tables + events + last_round
 
 
 @njit(cache=True)
@@ -377,9 +375,8 @@ def state_vector(s, out):
     out[k + 9] = s.round_over
     out[k + 10] = s.game_over
     k += STATE_HEADER
-    for i in range(RNG_CHUNKS):
-        out[k] = (s.rng >> np.uint64(16 * i)) & np.uint64(0xFFFF)
-        k += 1
+    write_rng_parts(s.rng, out[k : k + RNG_PARTS])
+    k += RNG_PARTS
     for table in (s.asked_round, s.offered_round, s.asked_game, s.offered_game):
         k = write_table(table, n, m, out, k)
     for table in (s.proposed_to_round, s.proposed_to_game, s.trades_round, s.trades_game):

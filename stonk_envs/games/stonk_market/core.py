@@ -82,6 +82,7 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.core import negotiation, rng
+from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stonk_market import core as rules  # this module; see core/negotiation.py
 from stonk_envs.games.stonk_market.config import SUIT_COUNTS
 
@@ -849,8 +850,7 @@ def state_vector(s, out):
     out[k] = s.last_caller
     out[k + 1] = s.last_valid
     out[k + 2] = s.last_exchange
-    for part in range(4):
-        out[k + 3 + part] = (s.rng >> np.uint64(16 * part)) & np.uint64(0xFFFF)
+    write_rng_parts(s.rng, out[k + 3 : k + 3 + RNG_PARTS])
     out[k + 7] = s.game_over
     out[k + 8] = s.tick_cap
     out[k + 9] = s.num_rounds
