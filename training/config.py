@@ -133,6 +133,32 @@ class LeagueConfig:
 
 
 @dataclass
+class ImitationConfig:
+    """Trainer ppo: a warm start that fits the network to a teacher's play before PPO begins.
+
+    The teacher plays the learner's seats (against the league) for ``samples`` decisions; the
+    actor is fitted to its actions (cross-entropy) and the critic to its returns (GAE targets),
+    rollout by rollout, with ``ppo.n_steps`` engine steps and minibatches of ``ppo.batch_size``.
+    """
+
+    samples: int = 0
+    """Teacher decisions to fit on; 0: no warm start (pure self-play from random weights)."""
+    teacher: str = "heuristic"
+    """The built-in player whose play is imitated."""
+    epochs: int = 2
+    """Passes over each rollout of teacher decisions."""
+    learning_rate: float = 1e-3
+    """Adam step size of the warm start (PPO then starts a fresh optimiser at ``ppo.learning_rate``)."""
+
+    def __post_init__(self):
+        _check(self, "imitation.", {
+            "samples": _ints(0),
+            "epochs": _ints(1, 10**4),
+            "learning_rate": _numbers(high=1.0, above=0.0),
+        })
+
+
+@dataclass
 class EvalConfig:
     """Evaluation against fixed players during and after training."""
 
@@ -204,6 +230,7 @@ class TrainConfig:
     """Show a progress bar."""
     ppo: PPOConfig = field(default_factory=PPOConfig)
     league: LeagueConfig = field(default_factory=LeagueConfig)
+    imitation: ImitationConfig = field(default_factory=ImitationConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
 
     def __post_init__(self):
@@ -228,6 +255,13 @@ class TrainConfig:
             raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
         if self.trainer == "sb3" and self.eval.crossplay_games:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
+        if self.trainer == "sb3" and self.imitation.samples:
+            raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
+        if self.imitation.samples and self.imitation.teacher not in builtin_player_names(self.game):
+            raise ValueError(
+                f"imitation.teacher: {self.imitation.teacher!r} is not a built-in {self.game} player; "
+                f"choose one of {builtin_player_names(self.game)}"
+            )
         if self.trainer == "ppo" and self.env_backend != "engine":
             raise ValueError("trainer=ppo runs on the batched engine; set env_backend=engine")
         if not self.run_dir:

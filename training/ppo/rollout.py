@@ -158,8 +158,12 @@ class Rollouts:
         return self._fixed[code]
 
     # ------------------------------------------------------------------ collecting
-    def collect(self, num_steps: int) -> tuple[dict[str, np.ndarray], int]:
-        """Play ``num_steps`` engine steps; returns the rollout (see :meth:`samples`) and the decisions made."""
+    def collect(self, num_steps: int, teacher: Policy | None = None) -> tuple[dict[str, np.ndarray], int]:
+        """Play ``num_steps`` engine steps; returns the rollout (see :meth:`samples`) and the decisions made.
+
+        With a ``teacher``, the teacher chooses the learner seats' actions (an imitation rollout);
+        the network still values them and gives their log-probabilities.
+        """
         e, s = self.engine, self.num_columns
         rows = num_steps + 1  # row 0: the decisions carried from the previous rollout
         table = {
@@ -184,7 +188,7 @@ class Rollouts:
             deciding = np.flatnonzero(e.actors.ravel() & learner_column)
             obs = e.obs.reshape(s, -1)[deciding]
             masks = e.masks.reshape(s, -1)[deciding]
-            actions, logp, values = self._act(obs, masks)
+            actions, logp, values = self._act(obs, masks, teacher)
             joint = np.full(s, NO_ACTION, np.int64)
             joint[deciding] = actions
             self._members_act(joint.reshape(e.num_envs, -1))
@@ -203,12 +207,18 @@ class Rollouts:
         table.update({key: np.concatenate(blocks[key]) for key in blocks})
         return table, decisions
 
-    def _act(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The learner's sampled actions, their log-probabilities and the values, in one forward pass."""
+    def _act(
+        self, obs: np.ndarray, masks: np.ndarray, teacher: Policy | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The learner's sampled actions (or the teacher's), their log-probabilities and the values."""
         with torch.no_grad():
             legal = torch.from_numpy(masks).to(self.device, torch.bool)
             logp, values = self.net(torch.from_numpy(obs).to(self.device), legal)
-            actions = sample_actions(probabilities(logp, legal), self.generator)
+            if teacher is None:
+                actions = sample_actions(probabilities(logp, legal), self.generator)
+            else:
+                chosen_by_teacher = teacher.act(obs, masks, self.rng) if len(obs) else np.zeros(0, np.int64)
+                actions = torch.as_tensor(chosen_by_teacher, dtype=torch.int64, device=self.device)
             chosen = logp.gather(1, actions[:, None]).squeeze(1)
         return actions.cpu().numpy(), chosen.cpu().numpy(), values.cpu().numpy()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +21,16 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from stonk_envs import vector
+from stonk_envs.policies import make_player
+from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from training import run_state
 from training.config import TrainConfig, to_dict
 from training.ppo.crossplay import plot_ratings, rate_checkpoints
+from training.ppo.imitation import imitation_update
 from training.ppo.network import ActorCritic, observation_bounds_scale
 from training.ppo.normaliser import RunningStats
-from training.ppo.rollout import Rollouts, Snapshots
+from training.ppo.rollout import Rollouts, Samples, Snapshots
 from training.ppo.update import ppo_update
 from training.report import evaluate_policy, format_table, plot_learning_curve
 
@@ -71,6 +75,8 @@ class PPORun:
         self.history: list[dict[str, Any]] = []
         self.training: list[dict[str, float]] = []
         self.crossplay: list[dict[str, Any]] = []
+        self.imitation: dict[str, Any] | None = None
+        """The warm start's summary once it has run (see :meth:`_imitate`)."""
         self.due = {
             "snapshot": c.league.snapshot_interval,
             "checkpoint": c.checkpoint_interval,
@@ -107,6 +113,7 @@ class PPORun:
         self.step = state["step"]
         self.seconds = dict(state["seconds"])
         self.history, self.training, self.crossplay = state["history"], state["training"], state["crossplay"]
+        self.imitation = state.get("imitation")
         step = self.step
         for key, interval in self._intervals().items():
             if interval == state["intervals"][key]:
@@ -145,6 +152,7 @@ class PPORun:
             "history": self.history,
             "training": self.training,
             "crossplay": self.crossplay,
+            "imitation": self.imitation,
             "due": dict(self.due),
             "intervals": self._intervals(),
             "rng": {
@@ -214,6 +222,8 @@ class PPORun:
         self.bar = tqdm(total=c.total_timesteps, initial=self.step, unit="sample", disable=not c.progress)
         try:
             with _stop_on_signals(self):
+                if c.imitation.samples and self.imitation is None and self.step == 0:
+                    self._imitate()
                 while self.step < c.total_timesteps:
                     self._at_rollout_start()
                     self._train_one_rollout()
@@ -250,15 +260,60 @@ class PPORun:
                 self.checkpoint()  # the history now includes this evaluation
         self.seconds["wall"] += time.perf_counter() - started
 
-    def _train_one_rollout(self) -> None:
-        c, started = self.config, time.perf_counter()
+    def _one_rollout(self, fit: Callable[[Samples], dict[str, float]], teacher: Policy | None = None):
+        """Collect a rollout, ``fit`` the network to its samples, then refit the observation statistics.
+
+        Returns ``(losses, decisions)``; the rollout's open decisions are carried to the next one.
+        """
+        c = self.config
         carried = len(self.rollouts.carried["columns"])
-        table, decisions = self.rollouts.collect(c.ppo.n_steps)
-        samples = self.rollouts.samples(table, c.ppo.gamma, c.ppo.gae_lambda)
-        losses = ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler)
+        table, decisions = self.rollouts.collect(c.ppo.n_steps, teacher)
+        losses = fit(self.rollouts.samples(table, c.ppo.gamma, c.ppo.gae_lambda))
         self.stats.update(table["obs"][carried:])
         self.net.set_statistics(self.stats)
         self.rollouts.carry(table)
+        return losses, decisions
+
+    def _imitate(self) -> None:
+        """The warm start of ``config.imitation`` (:mod:`training.ppo.imitation`), then fresh games.
+
+        It runs to its end even when a stop is asked for, then saves a checkpoint at step 0, so a
+        resumed run continues after it exactly as an unbroken run does.
+        """
+        c, im, started = self.config, self.config.imitation, time.perf_counter()
+        teacher = make_player(im.teacher, c.game, c.num_players)
+        optimizer = torch.optim.Adam(self.net.parameters(), lr=im.learning_rate, eps=1e-5)
+
+        def fit(samples: Samples) -> dict[str, float]:
+            return imitation_update(self.net, optimizer, samples, im.epochs, c.ppo.batch_size, c.ppo.vf_coef,
+                                    c.ppo.max_grad_norm, self.shuffler)
+
+        made, losses, warned = 0, {}, False
+        with tqdm(total=im.samples, unit="sample", desc=f"imitating {im.teacher}", disable=not c.progress) as bar:
+            while made < im.samples:
+                losses, decisions = self._one_rollout(fit, teacher)
+                made += decisions
+                for key, value in losses.items():
+                    self.writer.add_scalar(f"imitation/{key}", value, made)
+                bar.update(decisions)
+                bar.set_postfix(accuracy=f"{losses['accuracy']:.3f}")
+                if self.stop_requested and not warned:
+                    bar.write("the imitation warm start finishes first; the run then stops with a checkpoint")
+                    warned = True
+        self.rollouts.deal(int(self.rng.integers(2**62)))
+        self.rollouts.finished.clear()
+        seconds = time.perf_counter() - started
+        self.imitation = {"teacher": im.teacher, "samples": made, "seconds": seconds, **losses}
+        self.seconds["wall"] += seconds
+        self.bar.write(f"imitation warm start: {made:,} decisions of {im.teacher} in {seconds:.0f} s, last "
+                       f"accuracy {losses['accuracy']:.3f}, cross-entropy {losses['cross_entropy']:.3f}")
+        self.checkpoint()
+
+    def _train_one_rollout(self) -> None:
+        c, started = self.config, time.perf_counter()
+        losses, decisions = self._one_rollout(
+            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler)
+        )
         seconds = time.perf_counter() - started
         self.seconds["training"] += seconds
         self.seconds["wall"] += seconds
@@ -304,6 +359,7 @@ class PPORun:
             "policy": str(final),
             "training_seconds": self.seconds["training"],
             "samples_per_second": samples_per_second,
+            "imitation": self.imitation,
             "results": results,
         }
         run_state.write_json(self.run_dir / "final_evaluation.json", report)

@@ -1,0 +1,132 @@
+"""The imitation warm start of the batched trainer: teacher rollouts, fitting, resume, signals, config."""
+
+import signal
+
+import numpy as np
+import pytest
+import torch
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from stonk_envs.policies import make_player
+from training import run_state
+from training.config import load_config
+from training.ppo.run import PPORun
+from training.trainer import resume, train
+
+from .test_ppo import TINY, assert_same_weights, make_rollouts, state_of
+
+IMITATE = ["imitation.samples=3000", "imitation.epochs=4"]
+
+
+def agreement_with_teacher(run: PPORun, teacher, steps: int = 30) -> tuple[float, float]:
+    """How often the actor's most likely action is the teacher's, and the teacher's most common action's share."""
+    e, rng = run.engine, np.random.default_rng(5)
+    agree, chosen = [], []
+    for _ in range(steps):
+        acting = e.actors
+        obs, masks = e.obs[acting], e.masks[acting]
+        actions = teacher.act(obs, masks, rng)
+        with torch.no_grad():
+            logp, _ = run.net(torch.from_numpy(obs), torch.from_numpy(masks).bool())
+        agree.extend(logp.argmax(dim=1).numpy() == actions)
+        chosen.extend(actions)
+        joint = np.full(acting.shape, -1, np.int64)
+        joint[acting] = actions
+        e.step(joint)
+    return float(np.mean(agree)), float(np.unique(chosen, return_counts=True)[1].max() / len(chosen))
+
+
+def test_a_teacher_rollout_records_the_teachers_actions_as_the_samples():
+    rollouts = make_rollouts("stonk_market", {"current": 0.7, "random": 0.3})
+    teacher = make_player("heuristic", "stonk_market", 4)
+    chosen = []
+
+    class Recording:
+        def act(self, obs, masks, rng):
+            actions = teacher.act(obs, masks, rng)
+            chosen.append(actions)
+            return actions
+
+    table, decisions = rollouts.collect(20, teacher=Recording())
+    assert decisions == sum(len(a) for a in chosen) > 0
+    np.testing.assert_array_equal(table["actions"], np.concatenate(chosen))
+
+
+def test_the_warm_start_makes_the_actor_play_like_the_teacher(tmp_path):
+    teacher = make_player("heuristic", "stocks_and_bombs", 4)
+    runs = {}
+    for samples in (0, 3000):
+        config = load_config(None, [*TINY, f"run_dir={tmp_path / str(samples)}", "total_timesteps=10",
+                                    "ppo.net_arch=[64]", f"imitation.samples={samples}", "imitation.epochs=4"])
+        runs[samples] = PPORun(config)
+        runs[samples].new_model()
+    imitated = runs[3000]
+    imitated.writer, imitated.bar = SummaryWriter(str(tmp_path / "tb")), tqdm(disable=True)  # as learn() opens them
+    imitated._imitate()
+    before, _ = agreement_with_teacher(runs[0], teacher)
+    after, most_common = agreement_with_teacher(imitated, teacher)
+    assert before < 0.2
+    assert after > 0.5 and after > 3 * most_common  # not just the teacher's favourite action
+    assert imitated.imitation["samples"] >= 3000 and imitated.imitation["teacher"] == "heuristic"
+    assert run_state.latest_checkpoint(tmp_path / "3000")[0] == 0  # the warm start is saved at step 0
+
+
+@pytest.fixture(scope="module")
+def straight_imitation_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("imitation_straight")
+    report = train(load_config(None, [*TINY, *IMITATE, f"run_dir={run_dir}", "total_timesteps=600"]))
+    return run_dir, report
+
+
+def test_the_report_and_state_hold_the_warm_start(straight_imitation_run):
+    run_dir, report = straight_imitation_run
+    assert report["imitation"]["samples"] >= 3000
+    assert 0.0 <= report["imitation"]["accuracy"] <= 1.0
+    assert state_of(run_dir)["imitation"] == report["imitation"]
+    assert report["steps_trained"] >= 600  # the teacher's decisions are not counted as training samples
+
+
+def test_a_resumed_imitation_run_ends_with_the_weights_of_an_unbroken_one(straight_imitation_run, tmp_path):
+    straight_dir, _ = straight_imitation_run
+    train(load_config(None, [*TINY, *IMITATE, f"run_dir={tmp_path}", "total_timesteps=300"]))
+    resume(tmp_path, ["total_timesteps=600"])
+    assert_same_weights(state_of(tmp_path)["net"], state_of(straight_dir)["net"])
+
+
+def test_a_signal_during_the_warm_start_stops_after_it_and_resume_finishes_identically(
+    straight_imitation_run, tmp_path, monkeypatch
+):
+    straight_dir, _ = straight_imitation_run
+    original = PPORun._one_rollout
+    sent = []
+
+    def one_rollout(run, fit, teacher=None):
+        out = original(run, fit, teacher)
+        if teacher is not None and not sent:
+            sent.append(True)
+            signal.raise_signal(signal.SIGINT)
+        return out
+
+    monkeypatch.setattr(PPORun, "_one_rollout", one_rollout)
+    assert train(load_config(None, [*TINY, *IMITATE, f"run_dir={tmp_path}", "total_timesteps=600"])) is None
+    assert run_state.latest_checkpoint(tmp_path)[0] == 0
+    assert state_of(tmp_path)["imitation"]["samples"] >= 3000  # the warm start ran to its end
+    monkeypatch.undo()
+    resume(tmp_path)
+    assert_same_weights(state_of(tmp_path)["net"], state_of(straight_dir)["net"])
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["trainer=sb3", "imitation.samples=1000"], "imitation.samples needs trainer=ppo"),
+        (["trainer=ppo", "imitation.samples=1000", "imitation.teacher=grandmaster"],
+         r"imitation.teacher: 'grandmaster' is not a built-in stocks_and_bombs player; choose one of"),
+        (["trainer=ppo", "imitation.samples=-1"], r"imitation.samples must be"),
+        (["trainer=ppo", "imitation.learning_rate=0"], r"imitation.learning_rate must be"),
+    ],
+)
+def test_imitation_config_errors_name_the_key(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        load_config(None, overrides)
