@@ -87,7 +87,10 @@ def _pile_values(o, n, offsets, card_counts, card_value, out):
     for k in range(K):
         total += card_counts[k] * card_value[k]
         cards += card_counts[k]
-    unknown_card = np.float32(total / cards)  # float32, as numpy gave it in the first version
+    # float32: the first version multiplied it by float32 card counts. Its sums ran in BLAS's
+    # order, not this one; the last bit that can change has not changed an action in 590,800
+    # compared decisions.
+    unknown_card = np.float32(total / cards)
     width = pile_block(n)
     for t in range(n):
         pile = offsets[PILES] + t * width
@@ -101,6 +104,7 @@ def _pile_values(o, n, offsets, card_counts, card_value, out):
 
 @njit(cache=True)
 def _supply(o, n, offsets, bases, card_value, piles):
+    """The more valuable card face-down on the best pile, the other face-up on the worst."""
     hand = offsets[HAND]
     kinds = np.argmax(o[hand : hand + K]), np.argmax(o[hand + K : hand + 2 * K])
     best, worst = np.argmax(piles), np.argmin(piles)
@@ -147,6 +151,7 @@ def _play(o, mask, n, offsets, bases):
 
 @njit(cache=True)
 def _sell(o, mask, offsets, bases, values):
+    """Sell the first company whose share is expected to fall below its price now, else DONE."""
     base = bases[act.BLOCK_SELL]
     for company in range(C):
         if values[company] < o[offsets[PRICES] + company]:
