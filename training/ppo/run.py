@@ -365,6 +365,9 @@ class PPORun:
         run_state.write_json(self.run_dir / "final_evaluation.json", report)
         plot_learning_curve(self.history, self.training, c.num_players, self.run_dir / "learning_curve.png")
         print(format_table(chosen, results, c.eval.final_num_games))
+        if self.imitation:
+            print(f"imitation warm start: {self.imitation['samples']:,} decisions of {self.imitation['teacher']} "
+                  f"in {self.imitation['seconds']:.0f} s (not counted as training samples)")
         print(f"policy: {final} (step {chosen:,} of {step:,}); {step:,} samples in "
               f"{self.seconds['training']:.0f} s of training ({samples_per_second:,.0f} samples/s, evaluation "
               f"excluded)\nrun folder: {self.run_dir}")
