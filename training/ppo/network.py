@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 from stonk_envs.policies.torch_policy import MaskedMLP
 from training.ppo.normaliser import RunningStats
@@ -80,9 +81,17 @@ class ActorCritic(nn.Module):
         return self.heads(self.actor.inputs(observations), penalty)
 
     def heads(self, inputs: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """:meth:`forward` from observations already standardised by :meth:`MaskedMLP.inputs`."""
-        logits = self.actor.body(inputs) + penalty
-        return torch.log_softmax(logits, dim=-1), self.critic(inputs).squeeze(-1)
+        """:meth:`forward` from observations already standardised by :meth:`MaskedMLP.inputs`.
+
+        The actor's and the critic's first layers run as one matrix product (faster than two).
+        """
+        actor, critic = self.actor.body, self.critic
+        first = F.linear(
+            inputs, torch.cat([actor[0].weight, critic[0].weight]), torch.cat([actor[0].bias, critic[0].bias])
+        )
+        actor_hidden, critic_hidden = first.split(actor[0].out_features, dim=1)
+        logits = actor[1:](actor_hidden) + penalty
+        return torch.log_softmax(logits, dim=-1), critic[1:](critic_hidden).squeeze(-1)
 
     def set_statistics(self, stats: RunningStats) -> None:
         """Standardise inputs by ``stats`` from now on (only with ``obs_norm: running``)."""
