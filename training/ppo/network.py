@@ -12,7 +12,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from stonk_envs.policies.torch_policy import MaskedMLP
+from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP
 from training.ppo.normaliser import RunningStats
 
 ILLEGAL_LOGIT = -1e8
@@ -26,7 +26,7 @@ def legal_actions(masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     is several times faster on CPU than ``masked_fill``, and gives the legal actions the same values.
     """
     legal = (masks != 0).to(torch.float32)
-    return legal, (1.0 - legal) * ILLEGAL_LOGIT
+    return legal, (1.0 - legal).mul_(ILLEGAL_LOGIT)
 
 
 def probabilities(logp: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
@@ -79,6 +79,15 @@ class ActorCritic(nn.Module):
     def forward(self, observations: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(log-probabilities (B, A), values (B,))``; illegal actions (``penalty`` of :func:`legal_actions`) get 0."""
         return self.heads(self.actor.inputs(observations), penalty)
+
+    def standardise_(self, observations: torch.Tensor) -> torch.Tensor:
+        """:meth:`MaskedMLP.inputs`, bit for bit, computed in ``observations`` itself.
+
+        For a whole rollout: new tensors of that size cost more than the arithmetic.
+        """
+        actor = self.actor
+        observations.sub_(actor.obs_mean).div_(torch.sqrt(actor.obs_var + 1e-8))
+        return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP)
 
     def heads(self, inputs: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """:meth:`forward` from observations already standardised by :meth:`MaskedMLP.inputs`.

@@ -38,7 +38,7 @@ class Samples:
     """One rollout's trainable samples, as tensors on the training device."""
 
     inputs: torch.Tensor
-    """The observations standardised once (:meth:`MaskedMLP.inputs`), as the update's network sees them."""
+    """The observations standardised once (:meth:`ActorCritic.standardise_`), as the update's network sees them."""
     legal: torch.Tensor
     """1.0 where an action is legal, else 0.0 (:func:`legal_actions`)."""
     penalty: torch.Tensor
@@ -260,7 +260,7 @@ class Rollouts:
             return torch.as_tensor(array, dtype=dtype, device=self.device)
 
         with torch.no_grad():  # the statistics stay fixed until the update is done
-            inputs = self.net.actor.inputs(tensor(table["obs"][index]))
+            inputs = self.net.standardise_(tensor(table["obs"][index]))  # a copy: fancy indexing
             legal, penalty = legal_actions(tensor(table["masks"][index]))
         return Samples(
             inputs=inputs,
