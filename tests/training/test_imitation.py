@@ -11,6 +11,7 @@ from tqdm import tqdm
 from stonk_envs.policies import make_player
 from training import run_state
 from training.config import load_config
+from training.ppo.network import legal_actions
 from training.ppo.run import PPORun
 from training.trainer import resume, train
 
@@ -28,7 +29,7 @@ def agreement_with_teacher(run: PPORun, teacher, steps: int = 30) -> tuple[float
         obs, masks = e.obs[acting], e.masks[acting]
         actions = teacher.act(obs, masks, rng)
         with torch.no_grad():
-            logp, _ = run.net(torch.from_numpy(obs), torch.from_numpy(masks).bool())
+            logp, _ = run.net(torch.from_numpy(obs), legal_actions(torch.from_numpy(masks))[1])
         agree.extend(logp.argmax(dim=1).numpy() == actions)
         chosen.extend(actions)
         joint = np.full(acting.shape, -1, np.int64)

@@ -38,7 +38,7 @@ def imitation_update(
         order = torch.randperm(len(samples), generator=generator).to(samples.actions.device)
         for start in range(0, len(samples), batch_size):
             batch = order[start : start + batch_size]
-            logp_all, values = net(samples.obs[batch], samples.masks[batch])
+            logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
             actions = samples.actions[batch]
             cross_entropy = -logp_all.gather(1, actions[:, None]).mean()
             value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()

@@ -10,21 +10,32 @@ from __future__ import annotations
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
-from stonk_envs.policies.torch_policy import MaskedMLP
+from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP
 from training.ppo.normaliser import RunningStats
 
 ILLEGAL_LOGIT = -1e8
-"""Logit of an illegal action: finite, so entropies stay finite, and its probability is exactly 0."""
+"""Added to an illegal action's logit: the sum stays finite, so entropies do, and its probability is exactly 0."""
 
 
-def probabilities(logp: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
-    """Action probabilities from :meth:`ActorCritic.forward`'s log-probabilities, exactly 0 where illegal.
+def legal_actions(masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(legal, penalty)`` for action masks (B, A): 1.0 where legal, else 0.0; 0.0 where legal, else ILLEGAL_LOGIT.
+
+    Masking by arithmetic (adding ``penalty`` to the logits, multiplying probabilities by ``legal``)
+    is several times faster on CPU than ``masked_fill``, and gives the legal actions the same values.
+    """
+    legal = (masks != 0).to(torch.float32)
+    return legal, (1.0 - legal).mul_(ILLEGAL_LOGIT)
+
+
+def probabilities(logp: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """Action probabilities from :meth:`ActorCritic.forward`'s log-probabilities, exactly 0 where not ``legal``.
 
     (``exp`` of a log-probability near :data:`ILLEGAL_LOGIT` takes a slow underflow path on CPU,
     about 50 times slower, so those entries are clamped to a normal float and then zeroed.)
     """
-    return logp.clamp(min=-80.0).exp() * masks
+    return logp.clamp(min=-80.0).exp() * legal
 
 
 def sample_actions(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
@@ -65,11 +76,31 @@ class ActorCritic(nn.Module):
                 _init(layer, float(np.sqrt(2)))
             _init(linears[-1], last_gain)
 
-    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(log-probabilities (B, A), values (B,))``; illegal actions get probability 0."""
-        inputs = self.actor.inputs(observations)
-        logits = self.actor.body(inputs).masked_fill(~masks, ILLEGAL_LOGIT)
-        return torch.log_softmax(logits, dim=-1), self.critic(inputs).squeeze(-1)
+    def forward(self, observations: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(log-probabilities (B, A), values (B,))``; illegal actions (``penalty`` of :func:`legal_actions`) get 0."""
+        return self.heads(self.actor.inputs(observations), penalty)
+
+    def standardise_(self, observations: torch.Tensor) -> torch.Tensor:
+        """:meth:`MaskedMLP.inputs`, bit for bit, computed in ``observations`` itself.
+
+        For a whole rollout: new tensors of that size cost more than the arithmetic.
+        """
+        actor = self.actor
+        observations.sub_(actor.obs_mean).div_(torch.sqrt(actor.obs_var + 1e-8))
+        return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP)
+
+    def heads(self, inputs: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`forward` from observations already standardised by :meth:`MaskedMLP.inputs`.
+
+        The actor's and the critic's first layers run as one matrix product (faster than two).
+        """
+        actor, critic = self.actor.body, self.critic
+        first = F.linear(
+            inputs, torch.cat([actor[0].weight, critic[0].weight]), torch.cat([actor[0].bias, critic[0].bias])
+        )
+        actor_hidden, critic_hidden = first.split(actor[0].out_features, dim=1)
+        logits = actor[1:](actor_hidden) + penalty
+        return torch.log_softmax(logits, dim=-1), critic[1:](critic_hidden).squeeze(-1)
 
     def set_statistics(self, stats: RunningStats) -> None:
         """Standardise inputs by ``stats`` from now on (only with ``obs_norm: running``)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 
 class RunningStats:
@@ -17,8 +18,8 @@ class RunningStats:
         """Fold a batch of observations (B, size) into the statistics."""
         if len(batch) == 0:
             return
-        batch = batch.astype(np.float64, copy=False)
-        batch_mean, batch_var, n = batch.mean(axis=0), batch.var(axis=0), float(len(batch))
+        batch_mean, batch_var = _moments(np.ascontiguousarray(batch))
+        n = float(len(batch))
         if self.count == 0:
             self.mean, self.var, self.count = batch_mean, batch_var, n
             return
@@ -33,3 +34,25 @@ class RunningStats:
 
     def load_state_dict(self, state: dict) -> None:
         self.mean, self.var, self.count = state["mean"].copy(), state["var"].copy(), float(state["count"])
+
+
+@njit(cache=True)
+def _moments(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column mean and (biased) variance of ``batch``, summed row by row in float64.
+
+    The same sums in the same order as ``batch.astype(np.float64).mean(axis=0)`` and ``.var(axis=0)``,
+    without the float64 copy of the batch and the temporaries (several times faster).
+    """
+    n, size = batch.shape
+    mean = np.zeros(size, np.float64)
+    for i in range(n):
+        for j in range(size):
+            mean[j] += batch[i, j]
+    mean /= n
+    var = np.zeros(size, np.float64)
+    for i in range(n):
+        for j in range(size):
+            d = batch[i, j] - mean[j]
+            var[j] += d * d
+    var /= n
+    return mean, var

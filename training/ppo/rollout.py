@@ -26,7 +26,7 @@ from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.vector.engine import BatchEngine
 from training.ppo.gae import per_seat_gae
-from training.ppo.network import ActorCritic, probabilities, sample_actions
+from training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
 
 LEARNER, RANDOM, HEURISTIC = -1, -2, -3
 """Seat holder codes; a holder >= 0 is the snapshot taken at that step."""
@@ -37,8 +37,12 @@ KIND_CODES = {"current": LEARNER, "random": RANDOM, "heuristic": HEURISTIC}
 class Samples:
     """One rollout's trainable samples, as tensors on the training device."""
 
-    obs: torch.Tensor
-    masks: torch.Tensor
+    inputs: torch.Tensor
+    """The observations standardised once (:meth:`ActorCritic.standardise_`), as the update's network sees them."""
+    legal: torch.Tensor
+    """1.0 where an action is legal, else 0.0 (:func:`legal_actions`)."""
+    penalty: torch.Tensor
+    """0.0 where an action is legal, else ``ILLEGAL_LOGIT``."""
     actions: torch.Tensor
     logp: torch.Tensor
     values: torch.Tensor
@@ -212,8 +216,8 @@ class Rollouts:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The learner's sampled actions (or the teacher's), their log-probabilities and the values."""
         with torch.no_grad():
-            legal = torch.from_numpy(masks).to(self.device, torch.bool)
-            logp, values = self.net(torch.from_numpy(obs).to(self.device), legal)
+            legal, penalty = legal_actions(torch.from_numpy(masks).to(self.device))
+            logp, values = self.net(torch.from_numpy(obs).to(self.device), penalty)
             if teacher is None:
                 actions = sample_actions(probabilities(logp, legal), self.generator)
             else:
@@ -265,9 +269,13 @@ class Rollouts:
         def tensor(array, dtype=None):
             return torch.as_tensor(array, dtype=dtype, device=self.device)
 
+        with torch.no_grad():  # the statistics stay fixed until the update is done
+            inputs = self.net.standardise_(tensor(table["obs"][index]))  # a copy: fancy indexing
+            legal, penalty = legal_actions(tensor(table["masks"][index]))
         return Samples(
-            obs=tensor(table["obs"][index]),
-            masks=tensor(table["masks"][index], torch.bool),
+            inputs=inputs,
+            legal=legal,
+            penalty=penalty,
             actions=tensor(table["actions"][index]),
             logp=tensor(table["logp"][index]),
             values=tensor(values),
@@ -286,7 +294,7 @@ class Rollouts:
         with torch.no_grad():
             _, values = self.net(
                 torch.from_numpy(carried["obs"]).to(self.device),
-                torch.from_numpy(carried["masks"]).to(self.device, torch.bool),
+                legal_actions(torch.from_numpy(carried["masks"]).to(self.device))[1],
             )
         carried["values"] = values.cpu().numpy()
         self.carried = carried

@@ -25,8 +25,7 @@ def ppo_update(
         order = torch.randperm(len(samples), generator=generator).to(samples.actions.device)
         for start in range(0, len(samples), ppo.batch_size):
             batch = order[start : start + ppo.batch_size]
-            masks = samples.masks[batch]
-            logp_all, values = net(samples.obs[batch], masks)
+            logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
             logp = logp_all.gather(1, samples.actions[batch, None]).squeeze(1)
             log_ratio = logp - samples.logp[batch]
             ratio = log_ratio.exp()
@@ -37,7 +36,7 @@ def ppo_update(
                 -advantages * ratio, -advantages * ratio.clamp(1 - ppo.clip_range, 1 + ppo.clip_range)
             ).mean()
             value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
-            entropy = -(probabilities(logp_all, masks) * logp_all).sum(dim=1).mean()
+            entropy = -(probabilities(logp_all, samples.legal[batch]) * logp_all).sum(dim=1).mean()
             loss = policy_loss + ppo.vf_coef * value_loss - ppo.ent_coef * entropy
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
