@@ -30,7 +30,7 @@ Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n)``; 390 at 4 players.
 
 from numba import njit
 
-from stonk_envs.games.stockpile.blocks import absolute, copy, relative, rotate_blocks
+from stonk_envs.games.stockpile.blocks import absolute, copy, relative, remember, rotate_blocks
 from stonk_envs.games.stockpile.state import (
     HISTORY,
     LED_BIDS,
@@ -181,19 +181,19 @@ def seat_inputs_changed(s, q):
     changed = False
     k = 0
     for r in range(NUM_REC):
-        changed |= _remember(seen, k + r, s.round_rec[q, r])
+        changed |= remember(seen, k + r, s.round_rec[q, r])
     k += NUM_REC
     for kind in range(NUM_KINDS):
-        changed |= _remember(seen, k + kind, s.won_up[q, kind])
+        changed |= remember(seen, k + kind, s.won_up[q, kind])
     k += NUM_KINDS
     for p in range(MAX_PLAYERS):
-        changed |= _remember(seen, k + p, s.down_from[q, p])
+        changed |= remember(seen, k + p, s.down_from[q, p])
     k += MAX_PLAYERS
-    changed |= _remember(seen, k, s.ledger[q, LED_BIDS])
+    changed |= remember(seen, k, s.ledger[q, LED_BIDS])
     k += 1
     for c in range(NUM_COMPANIES):
-        changed |= _remember(seen, k + 2 * c, s.div_total[q, c, 0])
-        changed |= _remember(seen, k + 2 * c + 1, s.div_total[q, c, 1])
+        changed |= remember(seen, k + 2 * c, s.div_total[q, c, 0])
+        changed |= remember(seen, k + 2 * c + 1, s.div_total[q, c, 1])
     return changed
 
 
@@ -205,22 +205,13 @@ def rounds_changed(s):
     for c in range(NUM_COMPANIES):
         seen = s.seen_rounds[c]
         for e in range(NUM_EVENTS):
-            changed |= _remember(seen, e, s.company_events[c, e])
+            changed |= remember(seen, e, s.company_events[c, e])
         for h in range(HISTORY):
             k = NUM_EVENTS + 3 * h
-            changed |= _remember(seen, k, s.hist_price[h, c])
-            changed |= _remember(seen, k + 1, s.hist_fc[h, c])
-            changed |= _remember(seen, k + 2, s.hist_holder[h, c])
+            changed |= remember(seen, k, s.hist_price[h, c])
+            changed |= remember(seen, k + 1, s.hist_fc[h, c])
+            changed |= remember(seen, k + 2, s.hist_holder[h, c])
     return changed
-
-
-@njit(cache=True)
-def _remember(seen, k, value):
-    """``seen[k] := value``; whether it changed."""
-    if seen[k] == value:
-        return False
-    seen[k] = value
-    return True
 
 
 def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:
