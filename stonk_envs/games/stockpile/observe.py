@@ -52,12 +52,14 @@ from stonk_envs.games.stockpile.market import debt_total
 from stonk_envs.games.stockpile.memory import (
     copy_rounds,
     rotate_memory,
+    round_record_size,
     rounds_changed,
     seat_inputs_changed,
     seat_memory_block,
     write_memory,
+    write_round_record,
     write_rounds,
-    write_seat_record,
+    write_seat_counts,
 )
 from stonk_envs.games.stockpile.state import (
     DEBT_CAP,
@@ -283,14 +285,19 @@ def _write_seats(s, seat, out):
 
 
 @njit(cache=True)
+def _write_company_block(s, q, c, company):
+    """Seat q's block of company c: split cards and public memory counts (every entry set)."""
+    company[0] = s.split[q, c]
+    memory = s.memory[q, c]
+    for m in range(NUM_MEMORY):
+        company[1 + m] = memory[m]
+
+
+@njit(cache=True)
 def _write_company_blocks(s, q, block):
-    """Seat q's seat-company blocks (split cards and public memory counts per company)."""
+    """Seat q's seat-company blocks."""
     for c in range(NUM_COMPANIES):
-        company = block[c * COMPANY_BLOCK : (c + 1) * COMPANY_BLOCK]
-        company[0] = s.split[q, c]
-        memory = s.memory[q, c]
-        for m in range(NUM_MEMORY):
-            company[1 + m] = memory[m]
+        _write_company_block(s, q, c, block[c * COMPANY_BLOCK : (c + 1) * COMPANY_BLOCK])
 
 
 @njit(cache=True)
@@ -337,14 +344,17 @@ def observe_all(s, out):
 
 
 @njit(cache=True)
-def _company_inputs_changed(s, q):
-    """Whether seat q's split cards or memory counts differ from ``s.seen_company[q]``; stores them there."""
-    changed = False
+def _companies_changed(s, q):
+    """Bit c set where seat q's split cards or memory counts of company c differ from
+    ``s.seen_company[q, c]``; stores them there."""
+    changed = 0
     for c in range(NUM_COMPANIES):
         seen = s.seen_company[q, c]
-        changed |= remember(seen, 0, s.split[q, c])
+        company = remember(seen, 0, s.split[q, c])
         for m in range(NUM_MEMORY):
-            changed |= remember(seen, 1 + m, s.memory[q, c, m])
+            company |= remember(seen, 1 + m, s.memory[q, c, m])
+        if company:
+            changed |= 1 << c
     return changed
 
 
@@ -443,7 +453,7 @@ def _remember_all(s):
         _hand_changed(s, q)
         _tips_changed(s, q)
         _seat_changed(s, q)
-        _company_inputs_changed(s, q)
+        _companies_changed(s, q)
         seat_inputs_changed(s, q)
     rounds_changed(s)
     s.obs_seen = True
@@ -494,28 +504,31 @@ def _update_front(s, out):
 
 @njit(cache=True)
 def _update_seat_blocks(s, out):
-    """Rewrite, in every row, the public, seat-company and memory blocks of the seats whose
-    inputs changed since the last update; the others already hold what they would be written."""
+    """Rewrite, in every row, the public block, the seat-company blocks and the two parts of the
+    memory block of each seat whose inputs changed since the last update; the others already
+    hold what they would be written."""
     n = s.n
-    seats, seat_company = _offsets(n)[4:6]
-    width = NUM_COMPANIES * COMPANY_BLOCK
-    memory = obs_size(n)
-    size = seat_memory_block(n)
     for q in range(n):
         if _seat_changed(s, q):
             for seat in range(n):
-                start = seats + relative(q, seat, n) * SEAT_BLOCK
+                start = _offsets(n)[4] + relative(q, seat, n) * SEAT_BLOCK
                 _write_seat_block(s, q, out[seat, start : start + SEAT_BLOCK])
-        if _company_inputs_changed(s, q):
+        companies = _companies_changed(s, q)
+        for c in range(NUM_COMPANIES):
+            if companies >> c & 1:
+                for seat in range(n):
+                    start = _offsets(n)[5] + (relative(q, seat, n) * NUM_COMPANIES + c) * COMPANY_BLOCK
+                    _write_company_block(s, q, c, out[seat, start : start + COMPANY_BLOCK])
+        parts = seat_inputs_changed(s, q)
+        if parts and s.mem_on:
             for seat in range(n):
-                start = seat_company + relative(q, seat, n) * width
-                _write_company_blocks(s, q, out[seat, start : start + width])
-        if seat_inputs_changed(s, q) and s.mem_on:
-            for seat in range(n):
-                jr = relative(q, seat, n)
-                block = out[seat, memory + jr * size : memory + (jr + 1) * size]
-                fill(block, 0.0)
-                write_seat_record(s, q, n, block)
+                start = obs_size(n) + relative(q, seat, n) * seat_memory_block(n)
+                block = out[seat, start : start + seat_memory_block(n)]
+                if parts & 1:
+                    fill(block[: round_record_size(n)], 0.0)
+                    write_round_record(s, q, n, block)
+                if parts & 2:
+                    write_seat_counts(s, q, n, block)
 
 
 @njit(cache=True)
