@@ -41,7 +41,7 @@ def rotate_blocks(src, dst, start, block, n, seat):
     copy(src[start:cut], dst[start + end - cut : end])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remember(seen, k, value):
     """``seen[k] := value``; whether it changed. A value that ``seen``'s integer type cannot
     hold is stored as the type's least value, which never compares equal: it counts as changed."""

@@ -90,7 +90,7 @@ def pile_block(n):
     return 2 * NUM_KINDS + 2 + n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _offsets(n):
     """Where the sections that differ between seats start: actor, my pair, stockpiles, my hand,
     seats, seat-company blocks, my tips."""
@@ -108,7 +108,7 @@ def _offsets(n):
 # writer writes its entries of a row on zeros.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_turn(s, out):
     """Phase and reveal step one-hots."""
     if not s.game_over:
@@ -117,7 +117,7 @@ def _write_turn(s, out):
         out[NUM_DECISION_PHASES + s.sub] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_actor(s, seat, out):
     """Actor and first-player one-hots, relative to ``seat``."""
     n = s.n
@@ -127,7 +127,7 @@ def _write_actor(s, seat, out):
     out[actor + n + relative(s.first, seat, n)] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_market(s, out):
     """Rounds played and left, prices, dividend company one-hot."""
     k = _offsets(s.n)[0] + 2 * s.n
@@ -142,14 +142,14 @@ def _write_market(s, out):
         out[k + s.div_company] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_public_pair(s, out):
     k = _offsets(s.n)[1] - 2 * NUM_COMPANIES
     out[k + s.pair_comp[s.n]] = 1.0
     out[k + NUM_COMPANIES + s.pair_fc[s.n]] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_known_pairs(s, seat, out):
     """``seat``'s pair and the forecasts it knows."""
     n = s.n
@@ -162,7 +162,7 @@ def _write_known_pairs(s, seat, out):
             out[k + s.pair_comp[i] * NUM_COMPANIES + s.pair_fc[i]] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_deck(s, out):
     """Cards left in the deck, discarded cards per kind (every entry set)."""
     k = _offsets(s.n)[2] - 1 - NUM_KINDS
@@ -172,13 +172,13 @@ def _write_deck(s, out):
         discard[kind] = s.discard[kind]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pile_view(n, t, out):
     k = _offsets(n)[2] + t * pile_block(n)
     return out[k : k + pile_block(n)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_pile_public(s, t, pile):
     """Pile t's face-up cards per kind, face-down count and bid."""
     for j in range(s.pile_len[t]):
@@ -190,7 +190,7 @@ def _write_pile_public(s, t, pile):
         pile[2 * NUM_KINDS + 1] = s.bid_values[s.bid_v[t]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_pile_own(s, t, seat, pile):
     """``seat``'s face-down cards on pile t per kind, and the bidder relative to ``seat``."""
     for j in range(s.pile_len[t]):
@@ -200,7 +200,7 @@ def _write_pile_own(s, t, seat, pile):
         pile[2 * NUM_KINDS + 2 + relative(s.bidder[t], seat, s.n)] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_hand(s, seat, out):
     """``seat``'s supply hand, regular shares and action cards."""
     k = _offsets(s.n)[3]
@@ -216,7 +216,7 @@ def _write_hand(s, seat, out):
     out[k + 1] = s.busts[seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_tips(s, seat, out):
     """``seat``'s tips to each relative seat (every entry set)."""
     n = s.n
@@ -263,7 +263,7 @@ def _write_own(s, seat, out):
     _write_tips(s, seat, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_seat_block(s, q, block):
     """Seat q's public block (every entry set)."""
     block[0] = s.cash[q]
@@ -284,7 +284,7 @@ def _write_seats(s, seat, out):
         _write_seat_block(s, q, out[seats + jr * SEAT_BLOCK : seats + (jr + 1) * SEAT_BLOCK])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_company_block(s, q, c, company):
     """Seat q's block of company c: split cards and public memory counts (every entry set)."""
     company[0] = s.split[q, c]
