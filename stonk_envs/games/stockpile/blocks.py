@@ -4,6 +4,7 @@ They index views with loop counters: numba then knows the index is not negative 
 wrap-around test, which lets the loops vectorise (measured 4x faster than slicing assignments).
 """
 
+import numpy as np
 from numba import njit
 
 
@@ -39,3 +40,13 @@ def rotate_blocks(src, dst, start, block, n, seat):
     copy(src[cut:end], dst[start : start + end - cut])
     copy(src[start:cut], dst[start + end - cut : end])
 
+
+@njit(cache=True, inline="always")
+def remember(seen, k, value):
+    """``seen[k] := value``; whether it changed. A value that ``seen``'s integer type cannot
+    hold is stored as the type's least value, which never compares equal: it counts as changed."""
+    low = np.iinfo(seen.dtype).min
+    if seen[k] == value and value != low:
+        return False
+    seen[k] = value if low < value <= np.iinfo(seen.dtype).max else low
+    return True

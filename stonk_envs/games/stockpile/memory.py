@@ -30,7 +30,7 @@ Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n)``; 390 at 4 players.
 
 from numba import njit
 
-from stonk_envs.games.stockpile.blocks import absolute, copy, relative, rotate_blocks
+from stonk_envs.games.stockpile.blocks import absolute, copy, relative, remember, rotate_blocks
 from stonk_envs.games.stockpile.state import (
     HISTORY,
     LED_BIDS,
@@ -66,7 +66,13 @@ def memory_size(n):
 
 
 @njit(cache=True)
-def _one_hot_seat_record(s, q, n, block):
+def round_record_size(n):
+    """Entries of a seat block written from this round's record (the rest are the game's counts)."""
+    return NUM_KINDS + 3 * n + 3
+
+
+@njit(cache=True)
+def write_round_record(s, q, n, block):
     """This round's record of seat q into ``block`` (on zeros)."""
     rec = s.round_rec[q]
     if rec[REC_UP_KIND] >= 0:
@@ -82,10 +88,9 @@ def _one_hot_seat_record(s, q, n, block):
 
 
 @njit(cache=True)
-def write_seat_record(s, q, n, block):
-    """Seat q's block (on zeros): the same whoever looks, only its place in the section moves."""
-    _one_hot_seat_record(s, q, n, block)
-    k = NUM_KINDS + 3 * n + 3
+def write_seat_counts(s, q, n, block):
+    """Seat q's counts of this game into its block (every entry set)."""
+    k = round_record_size(n)
     won = block[k : k + NUM_KINDS]
     for kind in range(NUM_KINDS):
         won[kind] = s.won_up[q, kind]
@@ -98,6 +103,13 @@ def write_seat_record(s, q, n, block):
     for c in range(NUM_COMPANIES):
         block[k + c] = s.div_total[q, c, 0]
         block[k + NUM_COMPANIES + c] = s.div_total[q, c, 1]
+
+
+@njit(cache=True)
+def write_seat_record(s, q, n, block):
+    """Seat q's block (on zeros): the same whoever looks, only its place in the section moves."""
+    write_round_record(s, q, n, block)
+    write_seat_counts(s, q, n, block)
 
 
 @njit(cache=True)
@@ -175,26 +187,26 @@ def rotate_memory(s, seat, first, out):
 
 @njit(cache=True)
 def seat_inputs_changed(s, q):
-    """Whether what seat q's block is written from differs from ``s.seen_seat_memory[q]``;
-    stores it there."""
+    """Which parts of what seat q's block is written from differ from ``s.seen_seat_memory[q]``
+    (bit 0: this round's record, bit 1: the game's counts); stores them there."""
     seen = s.seen_seat_memory[q]
-    changed = False
-    k = 0
+    record = False
     for r in range(NUM_REC):
-        changed |= _remember(seen, k + r, s.round_rec[q, r])
-    k += NUM_REC
+        record |= remember(seen, r, s.round_rec[q, r])
+    counts = False
+    k = NUM_REC
     for kind in range(NUM_KINDS):
-        changed |= _remember(seen, k + kind, s.won_up[q, kind])
+        counts |= remember(seen, k + kind, s.won_up[q, kind])
     k += NUM_KINDS
     for p in range(MAX_PLAYERS):
-        changed |= _remember(seen, k + p, s.down_from[q, p])
+        counts |= remember(seen, k + p, s.down_from[q, p])
     k += MAX_PLAYERS
-    changed |= _remember(seen, k, s.ledger[q, LED_BIDS])
+    counts |= remember(seen, k, s.ledger[q, LED_BIDS])
     k += 1
     for c in range(NUM_COMPANIES):
-        changed |= _remember(seen, k + 2 * c, s.div_total[q, c, 0])
-        changed |= _remember(seen, k + 2 * c + 1, s.div_total[q, c, 1])
-    return changed
+        counts |= remember(seen, k + 2 * c, s.div_total[q, c, 0])
+        counts |= remember(seen, k + 2 * c + 1, s.div_total[q, c, 1])
+    return (1 if record else 0) | (2 if counts else 0)
 
 
 @njit(cache=True)
@@ -205,22 +217,13 @@ def rounds_changed(s):
     for c in range(NUM_COMPANIES):
         seen = s.seen_rounds[c]
         for e in range(NUM_EVENTS):
-            changed |= _remember(seen, e, s.company_events[c, e])
+            changed |= remember(seen, e, s.company_events[c, e])
         for h in range(HISTORY):
             k = NUM_EVENTS + 3 * h
-            changed |= _remember(seen, k, s.hist_price[h, c])
-            changed |= _remember(seen, k + 1, s.hist_fc[h, c])
-            changed |= _remember(seen, k + 2, s.hist_holder[h, c])
+            changed |= remember(seen, k, s.hist_price[h, c])
+            changed |= remember(seen, k + 1, s.hist_fc[h, c])
+            changed |= remember(seen, k + 2, s.hist_holder[h, c])
     return changed
-
-
-@njit(cache=True)
-def _remember(seen, k, value):
-    """``seen[k] := value``; whether it changed."""
-    if seen[k] == value:
-        return False
-    seen[k] = value
-    return True
 
 
 def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:

@@ -47,17 +47,19 @@ call. All three write the same values, bit for bit.
 from numba import njit
 
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
-from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, rotate_blocks
+from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, remember, rotate_blocks
 from stonk_envs.games.stockpile.market import debt_total
 from stonk_envs.games.stockpile.memory import (
     copy_rounds,
     rotate_memory,
+    round_record_size,
     rounds_changed,
     seat_inputs_changed,
     seat_memory_block,
     write_memory,
+    write_round_record,
     write_rounds,
-    write_seat_record,
+    write_seat_counts,
 )
 from stonk_envs.games.stockpile.state import (
     DEBT_CAP,
@@ -88,7 +90,7 @@ def pile_block(n):
     return 2 * NUM_KINDS + 2 + n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _offsets(n):
     """Where the sections that differ between seats start: actor, my pair, stockpiles, my hand,
     seats, seat-company blocks, my tips."""
@@ -102,19 +104,33 @@ def _offsets(n):
     return actor, my_pair, piles, my_hand, seats, seat_company, tips
 
 
-# The writers index views of ``out`` with loop counters (see :mod:`.blocks`).
+# The writers index views of ``out`` with loop counters (see :mod:`.blocks`). Each section
+# writer writes its entries of a row on zeros.
 
 
-@njit(cache=True)
-def _write_public(s, out):
-    """The entries every seat sees alike (phase, prices, public pair, deck, piles' open faces, bids)."""
-    n = s.n
+@njit(cache=True, inline="always")
+def _write_turn(s, out):
+    """Phase and reveal step one-hots."""
     if not s.game_over:
         out[s.phase] = 1.0
-    k = NUM_DECISION_PHASES
     if s.phase == DIVIDEND_PHASE:
-        out[k + s.sub] = 1.0
-    k += 2 + 2 * n
+        out[NUM_DECISION_PHASES + s.sub] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _write_actor(s, seat, out):
+    """Actor and first-player one-hots, relative to ``seat``."""
+    n = s.n
+    actor = _offsets(n)[0]
+    if s.actor >= 0:
+        out[actor + relative(s.actor, seat, n)] = 1.0
+    out[actor + n + relative(s.first, seat, n)] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _write_market(s, out):
+    """Rounds played and left, prices, dividend company one-hot."""
+    k = _offsets(s.n)[0] + 2 * s.n
     out[k] = s.round
     out[k + 1] = s.rounds - s.round
     k += 2
@@ -124,25 +140,103 @@ def _write_public(s, out):
     k += NUM_COMPANIES
     if s.phase == DIVIDEND_PHASE:
         out[k + s.div_company] = 1.0
-    k += NUM_COMPANIES
-    out[k + s.pair_comp[n]] = 1.0
-    out[k + NUM_COMPANIES + s.pair_fc[n]] = 1.0
-    k += 4 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES
+
+
+@njit(cache=True, inline="always")
+def _write_public_pair(s, out):
+    k = _offsets(s.n)[1] - 2 * NUM_COMPANIES
+    out[k + s.pair_comp[s.n]] = 1.0
+    out[k + NUM_COMPANIES + s.pair_fc[s.n]] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _write_known_pairs(s, seat, out):
+    """``seat``'s pair and the forecasts it knows."""
+    n = s.n
+    k = _offsets(n)[1]
+    out[k + s.pair_comp[seat]] = 1.0
+    out[k + NUM_COMPANIES + s.pair_fc[seat]] = 1.0
+    k += 2 * NUM_COMPANIES
+    for i in range(NUM_COMPANIES):
+        if i == seat or i == n or s.pair_shown[i]:  # noqa: SIM109 (a tuple test does not compile)
+            out[k + s.pair_comp[i] * NUM_COMPANIES + s.pair_fc[i]] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _write_deck(s, out):
+    """Cards left in the deck, discarded cards per kind (every entry set)."""
+    k = _offsets(s.n)[2] - 1 - NUM_KINDS
     out[k] = s.deck_len
     discard = out[k + 1 : k + 1 + NUM_KINDS]
     for kind in range(NUM_KINDS):
         discard[kind] = s.discard[kind]
-    k += 1 + NUM_KINDS
-    for t in range(n):
-        pile = out[k : k + pile_block(n)]
-        for j in range(s.pile_len[t]):
-            if s.pile_up[t, j]:
-                pile[s.pile[t, j]] += 1.0
-            else:
-                pile[NUM_KINDS] += 1.0
-        if s.bidder[t] >= 0:
-            pile[2 * NUM_KINDS + 1] = s.bid_values[s.bid_v[t]]
-        k += pile_block(n)
+
+
+@njit(cache=True, inline="always")
+def _pile_view(n, t, out):
+    k = _offsets(n)[2] + t * pile_block(n)
+    return out[k : k + pile_block(n)]
+
+
+@njit(cache=True, inline="always")
+def _write_pile_public(s, t, pile):
+    """Pile t's face-up cards per kind, face-down count and bid."""
+    for j in range(s.pile_len[t]):
+        if s.pile_up[t, j]:
+            pile[s.pile[t, j]] += 1.0
+        else:
+            pile[NUM_KINDS] += 1.0
+    if s.bidder[t] >= 0:
+        pile[2 * NUM_KINDS + 1] = s.bid_values[s.bid_v[t]]
+
+
+@njit(cache=True, inline="always")
+def _write_pile_own(s, t, seat, pile):
+    """``seat``'s face-down cards on pile t per kind, and the bidder relative to ``seat``."""
+    for j in range(s.pile_len[t]):
+        if not s.pile_up[t, j] and s.pile_by[t, j] == seat:
+            pile[NUM_KINDS + 1 + s.pile[t, j]] += 1.0
+    if s.bidder[t] >= 0:
+        pile[2 * NUM_KINDS + 2 + relative(s.bidder[t], seat, s.n)] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _write_hand(s, seat, out):
+    """``seat``'s supply hand, regular shares and action cards."""
+    k = _offsets(s.n)[3]
+    for j in range(2):
+        if s.hand[seat, j] >= 0:
+            out[k + j * NUM_KINDS + s.hand[seat, j]] = 1.0
+    k += 2 * NUM_KINDS
+    regular = out[k : k + NUM_COMPANIES]
+    for c in range(NUM_COMPANIES):
+        regular[c] = s.regular[seat, c]
+    k += NUM_COMPANIES
+    out[k] = s.booms[seat]
+    out[k + 1] = s.busts[seat]
+
+
+@njit(cache=True, inline="always")
+def _write_tips(s, seat, out):
+    """``seat``'s tips to each relative seat (every entry set)."""
+    n = s.n
+    tips = _offsets(n)[6]
+    for jr in range(n):
+        q = absolute(jr, seat, n)
+        tips_to = out[tips + jr * NUM_COMPANIES : tips + (jr + 1) * NUM_COMPANIES]
+        for c in range(NUM_COMPANIES):
+            tips_to[c] = s.placed_won[seat, q, c]
+
+
+@njit(cache=True)
+def _write_public(s, out):
+    """The entries every seat sees alike (phase, prices, public pair, deck, piles' open faces, bids)."""
+    _write_turn(s, out)
+    _write_market(s, out)
+    _write_public_pair(s, out)
+    _write_deck(s, out)
+    for t in range(s.n):
+        _write_pile_public(s, t, _pile_view(s.n, t, out))
 
 
 @njit(cache=True)
@@ -161,43 +255,23 @@ def _clear_own(n, out):
 @njit(cache=True)
 def _write_own(s, seat, out):
     """The entries only ``seat`` sees, or sees from its own seat (relative one-hots), on zeros."""
-    n = s.n
-    actor, my_pair, piles, my_hand, _, _, tips = _offsets(n)
-    if s.actor >= 0:
-        out[actor + relative(s.actor, seat, n)] = 1.0
-    out[actor + n + relative(s.first, seat, n)] = 1.0
-    k = my_pair
-    out[k + s.pair_comp[seat]] = 1.0
-    out[k + NUM_COMPANIES + s.pair_fc[seat]] = 1.0
-    k += 2 * NUM_COMPANIES
-    for i in range(NUM_COMPANIES):
-        if i == seat or i == n or s.pair_shown[i]:  # noqa: SIM109 (a tuple test does not compile)
-            out[k + s.pair_comp[i] * NUM_COMPANIES + s.pair_fc[i]] = 1.0
-    k = piles
-    for t in range(n):
-        pile = out[k : k + pile_block(n)]
-        for j in range(s.pile_len[t]):
-            if not s.pile_up[t, j] and s.pile_by[t, j] == seat:
-                pile[NUM_KINDS + 1 + s.pile[t, j]] += 1.0
-        if s.bidder[t] >= 0:
-            pile[2 * NUM_KINDS + 2 + relative(s.bidder[t], seat, n)] = 1.0
-        k += pile_block(n)
-    k = my_hand
-    for j in range(2):
-        if s.hand[seat, j] >= 0:
-            out[k + j * NUM_KINDS + s.hand[seat, j]] = 1.0
-    k += 2 * NUM_KINDS
-    regular = out[k : k + NUM_COMPANIES]
-    for c in range(NUM_COMPANIES):
-        regular[c] = s.regular[seat, c]
-    k += NUM_COMPANIES
-    out[k] = s.booms[seat]
-    out[k + 1] = s.busts[seat]
-    for jr in range(n):
-        q = absolute(jr, seat, n)
-        tips_to = out[tips + jr * NUM_COMPANIES : tips + (jr + 1) * NUM_COMPANIES]
-        for c in range(NUM_COMPANIES):
-            tips_to[c] = s.placed_won[seat, q, c]
+    _write_actor(s, seat, out)
+    _write_known_pairs(s, seat, out)
+    for t in range(s.n):
+        _write_pile_own(s, t, seat, _pile_view(s.n, t, out))
+    _write_hand(s, seat, out)
+    _write_tips(s, seat, out)
+
+
+@njit(cache=True, inline="always")
+def _write_seat_block(s, q, block):
+    """Seat q's public block (every entry set)."""
+    block[0] = s.cash[q]
+    block[1] = debt_total(s, q)
+    block[2] = s.debt_len[q]
+    block[3] = s.regular[q].sum()
+    block[4] = s.split[q].sum()
+    block[5] = 1.0 if s.track_of[q] >= 0 else 0.0
 
 
 @njit(cache=True)
@@ -207,24 +281,23 @@ def _write_seats(s, seat, out):
     seats = _offsets(n)[4]
     for jr in range(n):
         q = absolute(jr, seat, n)
-        block = out[seats + jr * SEAT_BLOCK : seats + (jr + 1) * SEAT_BLOCK]
-        block[0] = s.cash[q]
-        block[1] = debt_total(s, q)
-        block[2] = s.debt_len[q]
-        block[3] = s.regular[q].sum()
-        block[4] = s.split[q].sum()
-        block[5] = 1.0 if s.track_of[q] >= 0 else 0.0
+        _write_seat_block(s, q, out[seats + jr * SEAT_BLOCK : seats + (jr + 1) * SEAT_BLOCK])
+
+
+@njit(cache=True, inline="always")
+def _write_company_block(s, q, c, company):
+    """Seat q's block of company c: split cards and public memory counts (every entry set)."""
+    company[0] = s.split[q, c]
+    memory = s.memory[q, c]
+    for m in range(NUM_MEMORY):
+        company[1 + m] = memory[m]
 
 
 @njit(cache=True)
 def _write_company_blocks(s, q, block):
-    """Seat q's seat-company blocks (split cards and public memory counts per company)."""
+    """Seat q's seat-company blocks."""
     for c in range(NUM_COMPANIES):
-        company = block[c * COMPANY_BLOCK : (c + 1) * COMPANY_BLOCK]
-        company[0] = s.split[q, c]
-        memory = s.memory[q, c]
-        for m in range(NUM_MEMORY):
-            company[1 + m] = memory[m]
+        _write_company_block(s, q, c, block[c * COMPANY_BLOCK : (c + 1) * COMPANY_BLOCK])
 
 
 @njit(cache=True)
@@ -271,82 +344,218 @@ def observe_all(s, out):
 
 
 @njit(cache=True)
-def _company_inputs_changed(s, q):
-    """Whether seat q's split cards or memory counts differ from ``s.seen_company[q]``; stores them there."""
-    seen = s.seen_company[q]
-    changed = False
+def _companies_changed(s, q):
+    """Bit c set where seat q's split cards or memory counts of company c differ from
+    ``s.seen_company[q, c]``; stores them there."""
+    changed = 0
     for c in range(NUM_COMPANIES):
-        if seen[c, 0] != s.split[q, c]:
-            seen[c, 0] = s.split[q, c]
-            changed = True
+        seen = s.seen_company[q, c]
+        company = remember(seen, 0, s.split[q, c])
         for m in range(NUM_MEMORY):
-            if seen[c, 1 + m] != s.memory[q, c, m]:
-                seen[c, 1 + m] = s.memory[q, c, m]
-                changed = True
+            company |= remember(seen, 1 + m, s.memory[q, c, m])
+        if company:
+            changed |= 1 << c
+    return changed
+
+
+@njit(cache=True)
+def _market_changed(s):
+    """Whether what :func:`_write_market` writes from differs from ``s.seen_market``; stores it there."""
+    seen = s.seen_market
+    changed = remember(seen, 0, s.round)
+    changed |= remember(seen, 1, s.rounds)
+    for c in range(NUM_COMPANIES):
+        changed |= remember(seen, 2 + c, s.price[c])
+    changed |= remember(seen, 2 + NUM_COMPANIES, s.div_company if s.phase == DIVIDEND_PHASE else -1)
+    return changed
+
+
+@njit(cache=True)
+def _pairs_changed(s):
+    """Whether the pairs and which are shown differ from ``s.seen_pairs``; stores them there."""
+    seen = s.seen_pairs
+    changed = False
+    for i in range(NUM_COMPANIES):
+        changed |= remember(seen, 3 * i, s.pair_comp[i])
+        changed |= remember(seen, 3 * i + 1, s.pair_fc[i])
+        changed |= remember(seen, 3 * i + 2, s.pair_shown[i])
+    return changed
+
+
+@njit(cache=True)
+def _deck_changed(s):
+    """Whether the deck size or the discards differ from ``s.seen_deck``; stores them there."""
+    seen = s.seen_deck
+    changed = remember(seen, 0, s.deck_len)
+    for kind in range(NUM_KINDS):
+        changed |= remember(seen, 1 + kind, s.discard[kind])
+    return changed
+
+
+@njit(cache=True)
+def _pile_changed(s, t):
+    """Whether pile t's cards or bid differ from ``s.seen_piles[t]``; stores them there."""
+    seen = s.seen_piles[t]
+    changed = remember(seen, 0, s.pile_len[t])
+    changed |= remember(seen, 1, s.bidder[t])
+    changed |= remember(seen, 2, s.bid_values[s.bid_v[t]] if s.bidder[t] >= 0 else 0)
+    for j in range(s.pile_len[t]):
+        changed |= remember(seen, 3 + 3 * j, s.pile[t, j])
+        changed |= remember(seen, 4 + 3 * j, s.pile_up[t, j])
+        changed |= remember(seen, 5 + 3 * j, s.pile_by[t, j])
+    return changed
+
+
+@njit(cache=True)
+def _hand_changed(s, seat):
+    """Whether what :func:`_write_hand` writes from differs from ``s.seen_hand[seat]``; stores it there."""
+    seen = s.seen_hand[seat]
+    changed = remember(seen, 0, s.hand[seat, 0])
+    changed |= remember(seen, 1, s.hand[seat, 1])
+    for c in range(NUM_COMPANIES):
+        changed |= remember(seen, 2 + c, s.regular[seat, c])
+    changed |= remember(seen, 2 + NUM_COMPANIES, s.booms[seat])
+    changed |= remember(seen, 3 + NUM_COMPANIES, s.busts[seat])
+    return changed
+
+
+@njit(cache=True)
+def _tips_changed(s, seat):
+    """Whether ``seat``'s tips differ from ``s.seen_tips[seat]``; stores them there."""
+    seen = s.seen_tips[seat]
+    changed = False
+    for q in range(s.n):
+        for c in range(NUM_COMPANIES):
+            changed |= remember(seen, q * NUM_COMPANIES + c, s.placed_won[seat, q, c])
+    return changed
+
+
+@njit(cache=True)
+def _seat_changed(s, q):
+    """Whether seat q's public block values differ from ``s.seen_seats[q]``; stores them there."""
+    seen = s.seen_seats[q]
+    changed = remember(seen, 0, s.cash[q])
+    changed |= remember(seen, 1, debt_total(s, q))
+    changed |= remember(seen, 2, s.debt_len[q])
+    changed |= remember(seen, 3, s.regular[q].sum())
+    changed |= remember(seen, 4, s.split[q].sum())
+    changed |= remember(seen, 5, 1 if s.track_of[q] >= 0 else 0)
     return changed
 
 
 @njit(cache=True)
 def _remember_all(s):
+    _market_changed(s)
+    _pairs_changed(s)
+    _deck_changed(s)
     for q in range(s.n):
-        _company_inputs_changed(s, q)
+        _pile_changed(s, q)
+        _hand_changed(s, q)
+        _tips_changed(s, q)
+        _seat_changed(s, q)
+        _companies_changed(s, q)
         seat_inputs_changed(s, q)
     rounds_changed(s)
     s.obs_seen = True
 
 
 @njit(cache=True)
-def _update_seat_blocks(s, out):
-    """Rewrite, in every row, the seat-company and memory blocks of the seats whose inputs
-    changed since the last update; the others already hold what they would be written."""
+def _update_front(s, out):
+    """Rewrite, in every row, the entries before the seat blocks and the tips: the turn and
+    actor one-hots always, each other section only when what it is written from changed."""
     n = s.n
-    seat_company = _offsets(n)[5]
-    width = NUM_COMPANIES * COMPANY_BLOCK
-    memory = obs_size(n)
-    size = seat_memory_block(n)
+    actor, my_pair, piles, my_hand, _, _, _ = _offsets(n)
+    market = actor + 2 * n
+    public_pair = my_pair - 2 * NUM_COMPANIES
+    deck = piles - 1 - NUM_KINDS
+    market_changed = _market_changed(s)
+    pairs_changed = _pairs_changed(s)
+    deck_changed = _deck_changed(s)
+    changed_piles = 0
+    for t in range(n):
+        if _pile_changed(s, t):
+            changed_piles |= 1 << t
+    for seat in range(n):
+        row = out[seat]
+        fill(row[:market], 0.0)
+        _write_turn(s, row)
+        _write_actor(s, seat, row)
+        if market_changed:
+            fill(row[market:public_pair], 0.0)
+            _write_market(s, row)
+        if pairs_changed:
+            fill(row[public_pair:deck], 0.0)
+            _write_public_pair(s, row)
+            _write_known_pairs(s, seat, row)
+        if deck_changed:
+            _write_deck(s, row)
+        for t in range(n):
+            if changed_piles >> t & 1:
+                pile = _pile_view(n, t, row)
+                fill(pile, 0.0)
+                _write_pile_public(s, t, pile)
+                _write_pile_own(s, t, seat, pile)
+        if _hand_changed(s, seat):
+            fill(row[my_hand : my_hand + 2 * NUM_KINDS], 0.0)
+            _write_hand(s, seat, row)
+        if _tips_changed(s, seat):
+            _write_tips(s, seat, row)
+
+
+@njit(cache=True)
+def _update_seat_blocks(s, out):
+    """Rewrite, in every row, the public block, the seat-company blocks and the two parts of the
+    memory block of each seat whose inputs changed since the last update; the others already
+    hold what they would be written."""
+    n = s.n
     for q in range(n):
-        if _company_inputs_changed(s, q):
+        if _seat_changed(s, q):
             for seat in range(n):
-                jr = relative(q, seat, n)
-                start = seat_company + jr * width
-                _write_company_blocks(s, q, out[seat, start : start + width])
-        if seat_inputs_changed(s, q) and s.mem_on:
+                start = _offsets(n)[4] + relative(q, seat, n) * SEAT_BLOCK
+                _write_seat_block(s, q, out[seat, start : start + SEAT_BLOCK])
+        companies = _companies_changed(s, q)
+        for c in range(NUM_COMPANIES):
+            if companies >> c & 1:
+                for seat in range(n):
+                    start = _offsets(n)[5] + (relative(q, seat, n) * NUM_COMPANIES + c) * COMPANY_BLOCK
+                    _write_company_block(s, q, c, out[seat, start : start + COMPANY_BLOCK])
+        parts = seat_inputs_changed(s, q)
+        if parts and s.mem_on:
             for seat in range(n):
-                jr = relative(q, seat, n)
-                block = out[seat, memory + jr * size : memory + (jr + 1) * size]
-                fill(block, 0.0)
-                write_seat_record(s, q, n, block)
+                start = obs_size(n) + relative(q, seat, n) * seat_memory_block(n)
+                block = out[seat, start : start + seat_memory_block(n)]
+                if parts & 1:
+                    fill(block[: round_record_size(n)], 0.0)
+                    write_round_record(s, q, n, block)
+                if parts & 2:
+                    write_seat_counts(s, q, n, block)
+
+
+@njit(cache=True)
+def _update_rounds(s, out):
+    """Rewrite every row's memory company counts and round history if they changed."""
+    if not (rounds_changed(s) and s.mem_on):
+        return
+    memory = obs_size(s.n)
+    first = out[0, memory:]
+    write_rounds(s, 0, first)
+    for seat in range(1, s.n):
+        copy_rounds(s, seat, first, out[seat, memory:])
 
 
 @njit(cache=True)
 def observe_all_update(s, out):
     """:func:`observe_all` into rows that hold what the last call of this function on ``s``
-    wrote (the batched engine's own rows): the seat-company and memory blocks of a seat, and
-    the memory's company counts and round history, are rewritten only when what they are
-    written from changed (``s.seen_*``). The first call after ``init`` writes everything."""
+    wrote (the batched engine's own rows): only the turn and actor one-hots are always
+    written; every other section is rewritten only when what it is written from changed
+    (compared with the snapshots ``s.seen_*``). The first call after ``init`` writes everything."""
     if not s.obs_seen:
         observe_all(s, out)
         _remember_all(s)
         return
-    n = s.n
-    first = out[0]
-    _, _, _, _, seats, seat_company, _ = _offsets(n)
-    fill(first[:seat_company], 0.0)
-    _write_public(s, first)
-    _write_own(s, 0, first)
-    _write_seats(s, 0, first)
-    rounds = rounds_changed(s) and s.mem_on
-    if rounds:
-        write_rounds(s, 0, first[obs_size(n) :])
-    for seat in range(1, n):
-        row = out[seat]
-        copy(first[:seats], row[:seats])
-        _clear_own(n, row)
-        _write_own(s, seat, row)
-        rotate_blocks(first, row, seats, SEAT_BLOCK, n, seat)
-        if rounds:
-            copy_rounds(s, seat, first[obs_size(n) :], row[obs_size(n) :])
+    _update_front(s, out)
     _update_seat_blocks(s, out)
+    _update_rounds(s, out)
 
 
 @njit(cache=True)

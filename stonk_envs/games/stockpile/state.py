@@ -166,10 +166,18 @@ STATE_DTYPE = np.dtype(
         ("hist_fc", np.int8, (HISTORY, NUM_COMPANIES)),  # the forecast paired with the company
         ("hist_holder", np.int8, (HISTORY, NUM_COMPANIES)),  # the pair's slot i (seat, public, face-down)
         # what the batched engine's observation rows were last written from (observe.observe_all_update);
-        # not part of the game: no rule reads them
+        # not part of the game: no rule reads them. Narrow types keep them in few cache lines; a value
+        # they cannot hold counts as changed at every step (blocks.remember)
         ("obs_seen", np.bool_),
-        ("seen_company", np.int32, (MAX_PLAYERS, NUM_COMPANIES, 1 + NUM_MEMORY)),
-        ("seen_seat_memory", np.int32, (MAX_PLAYERS, SEAT_INPUTS)),
-        ("seen_rounds", np.int32, (NUM_COMPANIES, NUM_EVENTS + 3 * HISTORY)),
+        ("seen_company", np.int8, (MAX_PLAYERS, NUM_COMPANIES, 1 + NUM_MEMORY)),
+        ("seen_seat_memory", np.int8, (MAX_PLAYERS, SEAT_INPUTS)),
+        ("seen_rounds", np.int8, (NUM_COMPANIES, NUM_EVENTS + 3 * HISTORY)),
+        ("seen_market", np.int8, (3 + NUM_COMPANIES,)),
+        ("seen_pairs", np.int8, (3 * NUM_COMPANIES,)),
+        ("seen_deck", np.int8, (1 + NUM_KINDS,)),
+        ("seen_piles", np.int8, (MAX_PLAYERS, 3 + 3 * PILE_CAP)),
+        ("seen_hand", np.int8, (MAX_PLAYERS, 4 + NUM_COMPANIES)),
+        ("seen_seats", np.int16, (MAX_PLAYERS, 6)),  # a seat's public block (observe.SEAT_BLOCK)
+        ("seen_tips", np.int8, (MAX_PLAYERS, MAX_PLAYERS * NUM_COMPANIES)),
     ]
 )
