@@ -26,6 +26,7 @@ def sb3_rate(config_file: Path, rollouts: int, run_dir: str) -> float:
     from training.trainer import Run
 
     config = load_config(config_file, ["trainer=sb3", "device=auto", "ppo.obs_norm=auto", "eval.crossplay_games=0",
+                                       "imitation.samples=0",
                                        "num_envs=16", "ppo.n_steps=128", "ppo.batch_size=512", "ppo.n_epochs=4",
                                        "ppo.learning_rate=0.0003", "ppo.net_arch=[128,128]", "league.current=0.4",
                                        "league.past=0.2", "league.heuristic=0.1", "league.random=0.3",
