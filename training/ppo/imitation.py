@@ -10,13 +10,14 @@ that plays like the teacher and a critic that values that play.
 from __future__ import annotations
 
 import torch
-from torch import nn
 
+from training.ppo.network import ActorCritic
 from training.ppo.rollout import Samples
+from training.ppo.update import minibatch_descent
 
 
 def imitation_update(
-    net: nn.Module,
+    net: ActorCritic,
     optimizer: torch.optim.Optimizer,
     samples: Samples,
     epochs: int,
@@ -32,23 +33,15 @@ def imitation_update(
     epoch's mean cross-entropy, value loss and accuracy (the policy's most likely action is the
     teacher's).
     """
-    stats: dict[str, list[float]] = {}
-    for _ in range(epochs):
-        stats = {"cross_entropy": [], "value_loss": [], "accuracy": []}
-        order = torch.randperm(len(samples), generator=generator).to(samples.actions.device)
-        for start in range(0, len(samples), batch_size):
-            batch = order[start : start + batch_size]
-            logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
-            actions = samples.actions[batch]
-            cross_entropy = -logp_all.gather(1, actions[:, None]).mean()
-            value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
-            loss = cross_entropy + vf_coef * value_loss
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
-            optimizer.step()
-            with torch.no_grad():
-                stats["cross_entropy"].append(float(cross_entropy))
-                stats["value_loss"].append(float(value_loss))
-                stats["accuracy"].append(float((logp_all.argmax(dim=1) == actions).float().mean()))
-    return {key: sum(values) / max(len(values), 1) for key, values in stats.items()}
+
+    def batch_loss(batch: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
+        actions = samples.actions[batch]
+        cross_entropy = -logp_all.gather(1, actions[:, None]).mean()
+        value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
+        accuracy = (logp_all.argmax(dim=1) == actions).float().mean()
+        return cross_entropy + vf_coef * value_loss, {
+            "cross_entropy": cross_entropy, "value_loss": value_loss, "accuracy": accuracy,
+        }
+
+    return minibatch_descent(net, optimizer, samples, epochs, batch_size, max_grad_norm, generator, batch_loss)

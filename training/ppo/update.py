@@ -2,12 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 from torch import nn
 
 from training.config import PPOConfig
 from training.ppo.network import ActorCritic, probabilities
 from training.ppo.rollout import Samples
+
+BatchLoss = Callable[[torch.Tensor], tuple[torch.Tensor, dict[str, torch.Tensor]]]
+"""A minibatch's indices to its loss and the named figures to report for it."""
+
+
+def minibatch_descent(
+    net: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    samples: Samples,
+    epochs: int,
+    batch_size: int,
+    max_grad_norm: float,
+    generator: torch.Generator,
+    batch_loss: BatchLoss,
+) -> dict[str, float]:
+    """``epochs`` passes over ``samples`` in shuffled minibatches, one clipped Adam step each.
+
+    Returns the last epoch's mean of each figure ``batch_loss`` reports.
+    """
+    stats: dict[str, list[float]] = {}
+    for _ in range(epochs):
+        stats = {}
+        order = torch.randperm(len(samples), generator=generator).to(samples.actions.device)
+        for start in range(0, len(samples), batch_size):
+            loss, figures = batch_loss(order[start : start + batch_size])
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                for key, value in figures.items():
+                    stats.setdefault(key, []).append(float(value))
+    return {key: sum(values) / max(len(values), 1) for key, values in stats.items()}
 
 
 def ppo_update(
@@ -19,33 +54,28 @@ def ppo_update(
     ``vf_coef`` times half the squared value error, minus ``ent_coef`` times the masked entropy.
     Returns the last epoch's mean losses, entropy, approximate KL and clip fraction.
     """
-    stats: dict[str, list[float]] = {}
-    for _ in range(ppo.n_epochs):
-        stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clip_fraction": []}
-        order = torch.randperm(len(samples), generator=generator).to(samples.actions.device)
-        for start in range(0, len(samples), ppo.batch_size):
-            batch = order[start : start + ppo.batch_size]
-            logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
-            logp = logp_all.gather(1, samples.actions[batch, None]).squeeze(1)
-            log_ratio = logp - samples.logp[batch]
-            ratio = log_ratio.exp()
-            advantages = samples.advantages[batch]
-            if len(batch) > 1:
-                advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
-            policy_loss = torch.max(
-                -advantages * ratio, -advantages * ratio.clamp(1 - ppo.clip_range, 1 + ppo.clip_range)
-            ).mean()
-            value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
-            entropy = -(probabilities(logp_all, samples.legal[batch]) * logp_all).sum(dim=1).mean()
-            loss = policy_loss + ppo.vf_coef * value_loss - ppo.ent_coef * entropy
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), ppo.max_grad_norm)
-            optimizer.step()
-            with torch.no_grad():
-                stats["policy_loss"].append(float(policy_loss))
-                stats["value_loss"].append(float(value_loss))
-                stats["entropy"].append(float(entropy))
-                stats["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
-                stats["clip_fraction"].append(float(((ratio - 1).abs() > ppo.clip_range).float().mean()))
-    return {key: sum(values) / max(len(values), 1) for key, values in stats.items()}
+
+    def batch_loss(batch: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
+        logp = logp_all.gather(1, samples.actions[batch, None]).squeeze(1)
+        log_ratio = logp - samples.logp[batch]
+        ratio = log_ratio.exp()
+        advantages = samples.advantages[batch]
+        if len(batch) > 1:
+            advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+        policy_loss = torch.max(
+            -advantages * ratio, -advantages * ratio.clamp(1 - ppo.clip_range, 1 + ppo.clip_range)
+        ).mean()
+        value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
+        entropy = -(probabilities(logp_all, samples.legal[batch]) * logp_all).sum(dim=1).mean()
+        loss = policy_loss + ppo.vf_coef * value_loss - ppo.ent_coef * entropy
+        return loss, {
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "entropy": entropy,
+            "approx_kl": ((ratio - 1) - log_ratio).mean(),
+            "clip_fraction": ((ratio - 1).abs() > ppo.clip_range).float().mean(),
+        }
+
+    return minibatch_descent(net, optimizer, samples, ppo.n_epochs, ppo.batch_size, ppo.max_grad_norm, generator,
+                             batch_loss)
