@@ -7,6 +7,7 @@ the wrong type or a value out of range raises ``ValueError`` naming the key.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ TRAINERS = ("sb3", "ppo")
 seat the learner holds learns."""
 DEVICES = ("auto", "cpu", "cuda")
 OBS_NORMS = ("auto", "running", "bounds")
+INPUT_PRECISIONS = ("auto", "float32", "bfloat16")
 
 
 BIG = 10**12
@@ -78,6 +80,10 @@ class PPOConfig:
     obs_norm: str = "auto"
     """Input scaling: ``running`` (standardise by running statistics, saved with the policy; trainer ppo only),
     ``bounds`` (divide by the observation space's bounds) or ``auto`` (running for ppo, bounds for sb3)."""
+    input_precision: str = "float32"
+    """The first layer's matrix products (observations by weights, most of the arithmetic): ``float32``, or
+    ``bfloat16`` (mixed precision: bfloat16 products with float32 sums and float32 weights; trainer ppo only),
+    or ``auto`` (trainer ppo: bfloat16 where the device multiplies it natively, else float32; sb3: float32)."""
 
     def __post_init__(self):
         _check(self, "ppo.", {
@@ -96,6 +102,7 @@ class PPOConfig:
             raise ValueError(f"ppo.net_arch must be a list of 1..64 layer widths, got {list(self.net_arch)}")
         self.net_arch = [check_int("each width of ppo.net_arch", width, 1, 2**16) for width in self.net_arch]
         self.obs_norm = check_choice("ppo.obs_norm", self.obs_norm, OBS_NORMS)
+        self.input_precision = check_choice("ppo.input_precision", self.input_precision, INPUT_PRECISIONS)
 
 
 @dataclass
@@ -225,7 +232,7 @@ class TrainConfig:
     checkpoint_interval: int = 100_000
     """Learner steps between checkpoints (also written at every evaluation and at the end)."""
     torch_threads: int = 1
-    """Threads torch may use."""
+    """Threads torch may use; 0: one per core this process may run on."""
     progress: bool = True
     """Show a progress bar."""
     ppo: PPOConfig = field(default_factory=PPOConfig)
@@ -246,7 +253,7 @@ class TrainConfig:
             "num_envs": _ints(1, 2**20),
             "seed": _ints(0, SEED_MAX),
             "checkpoint_interval": _ints(1),
-            "torch_threads": _ints(1, 1024),
+            "torch_threads": _ints(0, 1024),
             "progress": check_bool,
         })
         if self.trainer == "sb3" and self.device == "cuda":
@@ -255,6 +262,8 @@ class TrainConfig:
             raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
         if self.trainer == "sb3" and self.eval.crossplay_games:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
+        if self.trainer == "sb3" and self.ppo.input_precision == "bfloat16":
+            raise ValueError("ppo.input_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
         if self.trainer == "sb3" and self.imitation.samples:
             raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
         if self.imitation.samples and self.imitation.teacher not in builtin_player_names(self.game):
@@ -281,6 +290,11 @@ class TrainConfig:
         for spec in self.eval.opponents:
             if spec not in builtin_player_names(self.game) and not Path(spec).is_file():
                 raise ValueError(f"eval.opponents: {spec!r} is not a built-in {self.game} player or a policy file")
+
+
+def torch_thread_count(setting: int) -> int:
+    """The threads a ``torch_threads`` setting asks for (0: the cores this process may run on)."""
+    return setting or len(os.sched_getaffinity(0))
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:

@@ -27,7 +27,7 @@ from stonk_envs.files import check_output_dir
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
 from training import run_state
-from training.config import TrainConfig, load_config, to_dict, to_yaml
+from training.config import TrainConfig, load_config, to_dict, to_yaml, torch_thread_count
 from training.engine_selfplay import EngineSelfPlayVecEnv
 from training.league import League
 from training.report import evaluate_policy, format_table, plot_learning_curve
@@ -46,7 +46,7 @@ class Run:
     def __init__(self, config: TrainConfig):
         self.config = config
         self.run_dir = Path(config.run_dir)
-        torch.set_num_threads(config.torch_threads)
+        torch.set_num_threads(torch_thread_count(config.torch_threads))
         self.league = League(
             config.league.weights(),
             config.league.max_snapshots,

@@ -1,10 +1,11 @@
 """The training config: YAML files, overrides, and clear errors for broken configs."""
 
+import os
 from pathlib import Path
 
 import pytest
 
-from training.config import TrainConfig, load_config, to_yaml
+from training.config import TrainConfig, load_config, to_yaml, torch_thread_count
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -66,6 +67,8 @@ def test_league_weights_are_normalised():
         ("", ["ppo.learning_rate=nan"], "ppo.learning_rate must be a finite number (> 0.0 and <= 1.0), got nan"),
         ("", ["ppo.clip_range=inf"], "ppo.clip_range must be a finite number"),
         ("", ["seed=-3"], "seed must be 0..9223372036854775807, got -3"),
+        ("", ["torch_threads=-1"], "torch_threads must be 0..1024, got -1"),
+        ("", ["ppo.input_precision=float16"], "ppo.input_precision must be one of ['auto', 'float32', 'bfloat16']"),
         ("", ["num_players=true"], "num_players"),
         ("num_envs: [1, 2\n", [], "is not valid YAML"),
         ("- 1\n- 2\n", [], "invalid training config"),
@@ -78,6 +81,11 @@ def test_broken_configs_name_the_problem(tmp_path, yaml_text, overrides, message
     with pytest.raises(ValueError) as info:
         load_config(path, overrides)
     assert message in str(info.value)
+
+
+def test_zero_torch_threads_means_every_core_the_process_may_use():
+    assert torch_thread_count(0) == len(os.sched_getaffinity(0))
+    assert torch_thread_count(3) == 3
 
 
 def test_missing_file_is_a_clear_error(tmp_path):

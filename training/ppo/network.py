@@ -3,6 +3,10 @@
 Both see the observations through the actor's input layer: standardised by running
 statistics (``obs_norm: running``) or divided by the observation space's bounds
 (``obs_norm: bounds``, the sb3-contrib path's scaling, kept for comparison).
+
+The first layers' products (observation size by the two first widths) are most of the
+arithmetic; ``ppo.input_precision: bfloat16`` runs them in bfloat16 with float32 sums, the
+weights staying float32 (the saved actor plays in float32).
 """
 
 from __future__ import annotations
@@ -49,6 +53,22 @@ def sample_actions(probs: torch.Tensor, generator: torch.Generator) -> torch.Ten
     return torch.searchsorted(cdf, draw, right=True).squeeze(1)
 
 
+def input_dtype(precision: str, device: torch.device) -> torch.dtype:
+    """The dtype of the first layers' products for ``ppo.input_precision`` on ``device``.
+
+    ``auto`` takes bfloat16 where the device multiplies it natively (a CUDA GPU that supports it,
+    a CPU with AVX-512 BF16 or AMX), else float32: elsewhere bfloat16 is emulated, and slower.
+    """
+    if precision == "auto":
+        if device.type == "cuda":
+            native = torch.cuda.is_bf16_supported()
+        else:
+            native = any(getattr(torch.cpu, probe, lambda: False)()
+                         for probe in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"))
+        precision = "bfloat16" if native else "float32"
+    return getattr(torch, precision)
+
+
 def _init(layer: nn.Linear, gain: float) -> None:
     nn.init.orthogonal_(layer.weight, gain)
     nn.init.zeros_(layer.bias)
@@ -57,8 +77,17 @@ def _init(layer: nn.Linear, gain: float) -> None:
 class ActorCritic(nn.Module):
     """Masked policy logits and a state value from one observation vector."""
 
-    def __init__(self, observation_size: int, num_actions: int, hidden: list[int], bounds: np.ndarray | None):
+    def __init__(
+        self,
+        observation_size: int,
+        num_actions: int,
+        hidden: list[int],
+        bounds: np.ndarray | None,
+        products: torch.dtype = torch.float32,
+    ):
         super().__init__()
+        self.products = products
+        """The dtype of the first layers' products (:func:`input_dtype`)."""
         self.actor = MaskedMLP(observation_size, num_actions, hidden, normalise=True)
         if bounds is not None:  # a fixed affine scaling: x / bound, as the sb3 path does
             self.actor.obs_var.copy_(torch.as_tensor(bounds, dtype=torch.float32) ** 2)
@@ -81,23 +110,24 @@ class ActorCritic(nn.Module):
         return self.heads(self.actor.inputs(observations), penalty)
 
     def standardise_(self, observations: torch.Tensor) -> torch.Tensor:
-        """:meth:`MaskedMLP.inputs`, bit for bit, computed in ``observations`` itself.
+        """:meth:`MaskedMLP.inputs`, bit for bit, computed in ``observations`` itself, then cast to :attr:`products`.
 
         For a whole rollout: new tensors of that size cost more than the arithmetic.
         """
         actor = self.actor
         observations.sub_(actor.obs_mean).div_(torch.sqrt(actor.obs_var + 1e-8))
-        return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP)
+        return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP).to(self.products)
 
     def heads(self, inputs: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """:meth:`forward` from observations already standardised by :meth:`MaskedMLP.inputs`.
 
-        The actor's and the critic's first layers run as one matrix product (faster than two).
+        The actor's and the critic's first layers run as one matrix product (faster than two), in
+        :attr:`products`.
         """
-        actor, critic = self.actor.body, self.critic
-        first = F.linear(
-            inputs, torch.cat([actor[0].weight, critic[0].weight]), torch.cat([actor[0].bias, critic[0].bias])
-        )
+        actor, critic, dtype = self.actor.body, self.critic, self.products
+        weight = torch.cat([actor[0].weight, critic[0].weight]).to(dtype)
+        bias = torch.cat([actor[0].bias, critic[0].bias]).to(dtype)
+        first = F.linear(inputs.to(dtype), weight, bias).float()
         actor_hidden, critic_hidden = first.split(actor[0].out_features, dim=1)
         logits = actor[1:](actor_hidden) + penalty
         return torch.log_softmax(logits, dim=-1), critic[1:](critic_hidden).squeeze(-1)

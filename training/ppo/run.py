@@ -25,10 +25,10 @@ from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from training import run_state
-from training.config import TrainConfig, to_dict
+from training.config import TrainConfig, to_dict, torch_thread_count
 from training.ppo.crossplay import plot_ratings, rate_checkpoints
 from training.ppo.imitation import imitation_update
-from training.ppo.network import ActorCritic, observation_bounds_scale
+from training.ppo.network import ActorCritic, input_dtype, observation_bounds_scale
 from training.ppo.normaliser import RunningStats
 from training.ppo.rollout import Rollouts, Samples, Snapshots
 from training.ppo.update import ppo_update
@@ -50,7 +50,7 @@ class PPORun:
     def __init__(self, config: TrainConfig):
         c = self.config = config
         self.run_dir = Path(c.run_dir)
-        torch.set_num_threads(c.torch_threads)
+        torch.set_num_threads(torch_thread_count(c.torch_threads))
         self.device = resolve_device(c.device)
         self.engine = vector.make(c.game, c.num_envs, num_players=c.num_players, observe="actors", parallel=False,
                                   **c.env_config)
@@ -60,7 +60,8 @@ class PPORun:
         torch.manual_seed(c.seed)
         low, high = self.engine.game.observation_bounds
         bounds = observation_bounds_scale(low, high) if c.ppo.obs_norm == "bounds" else None
-        self.net = ActorCritic(self.engine.obs_size, self.engine.num_actions, list(c.ppo.net_arch), bounds)
+        self.net = ActorCritic(self.engine.obs_size, self.engine.num_actions, list(c.ppo.net_arch), bounds,
+                               input_dtype(c.ppo.input_precision, self.device))
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.ppo.learning_rate, eps=1e-5)
         self.stats = RunningStats(self.engine.obs_size)
