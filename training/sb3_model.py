@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 
 from training.config import PPOConfig
 from training.features import BoundsScaler
@@ -14,6 +15,8 @@ def maskable_ppo(venv: Any, ppo: PPOConfig, **overrides: Any) -> MaskablePPO:
     """An MLP MaskablePPO learner on ``venv`` with ``ppo``'s hyperparameters, inputs scaled by bounds, on cpu.
 
     ``overrides`` are passed to MaskablePPO as they are (e.g. ``seed``, a smaller ``batch_size``).
+    Its logger writes nothing until one is set (sb3's default would make an empty ``SB3-<time>``
+    folder in the temp directory at every ``learn``).
     """
     settings: dict[str, Any] = {
         "learning_rate": ppo.learning_rate,
@@ -33,4 +36,6 @@ def maskable_ppo(venv: Any, ppo: PPOConfig, **overrides: Any) -> MaskablePPO:
         "device": "cpu",
         "verbose": 0,
     }
-    return MaskablePPO("MlpPolicy", venv, **{**settings, **overrides})
+    model = MaskablePPO("MlpPolicy", venv, **{**settings, **overrides})
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
