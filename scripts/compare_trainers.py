@@ -6,6 +6,7 @@ samples (learner decisions) over seconds, PPO updates included, evaluation exclu
 
     python scripts/compare_trainers.py --games stockpile stonk_market stocks_and_bombs
     python scripts/compare_trainers.py --games stockpile --ppo-set ppo.n_epochs=1 ppo.batch_size=2048
+    python scripts/compare_trainers.py --sb3-set torch_threads=1
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from training.config import load_config
 GAMES = ("stocks_and_bombs", "stonk_market", "stockpile")
 
 
-def sb3_rate(config_file: Path, rollouts: int, run_dir: str) -> float:
+def sb3_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str]) -> float:
     from training.trainer import Run
 
     config = load_config(config_file, ["trainer=sb3", "device=auto", "ppo.obs_norm=auto", "eval.crossplay_games=0",
@@ -30,7 +31,7 @@ def sb3_rate(config_file: Path, rollouts: int, run_dir: str) -> float:
                                        "num_envs=16", "ppo.n_steps=128", "ppo.batch_size=512", "ppo.n_epochs=4",
                                        "ppo.learning_rate=0.0003", "ppo.net_arch=[128,128]", "league.current=0.4",
                                        "league.past=0.2", "league.heuristic=0.1", "league.random=0.3",
-                                       f"run_dir={run_dir}", "progress=false"])
+                                       f"run_dir={run_dir}", "progress=false", *overrides])
     run = Run(config)
     run.new_model()
     per_rollout = config.num_envs * config.ppo.n_steps
@@ -64,15 +65,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
     parser.add_argument("--ppo-set", nargs="*", default=[], metavar="KEY=VALUE",
                         help="overrides of the batched trainer's config, e.g. ppo.n_epochs=1 num_envs=1024")
+    parser.add_argument("--sb3-set", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="overrides of the sb3 trainer's config, e.g. torch_threads=1")
     args = parser.parse_args()
     rows = []
     for game in args.games:
         config_file = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
         with tempfile.TemporaryDirectory() as tmp:
             when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-            sb3 = sb3_rate(config_file, args.rollouts, f"{tmp}/sb3")
+            sb3 = sb3_rate(config_file, args.rollouts, f"{tmp}/sb3", args.sb3_set)
             ppo = ppo_rate(config_file, args.rollouts, f"{tmp}/ppo", args.ppo_set)
-        rows.append({"game": game, "started": when, "ppo_overrides": args.ppo_set, "sb3_samples_per_s": sb3,
+        rows.append({"game": game, "started": when, "ppo_overrides": args.ppo_set, "sb3_overrides": args.sb3_set,
+                     "sb3_samples_per_s": sb3,
                      "ppo_samples_per_s": ppo, "ratio": ppo / sb3})
         print(f"{game:<18} sb3 {sb3:>9,.0f}/s   ppo {ppo:>9,.0f}/s   ppo/sb3 {ppo / sb3:5.1f}x   ({when})", flush=True)
     if args.out:
