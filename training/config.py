@@ -146,6 +146,7 @@ class ImitationConfig:
     The teacher plays the learner's seats (against the league) for ``samples`` decisions; the
     actor is fitted to its actions (cross-entropy) and the critic to its returns (GAE targets),
     rollout by rollout, with ``ppo.n_steps`` engine steps and minibatches of ``ppo.batch_size``.
+    With ``ppo_coef``, PPO keeps a term towards the teacher's choices afterwards.
     """
 
     samples: int = 0
@@ -156,12 +157,16 @@ class ImitationConfig:
     """Passes over each rollout of teacher decisions."""
     learning_rate: float = 1e-3
     """Adam step size of the warm start (PPO then starts a fresh optimiser at ``ppo.learning_rate``)."""
+    ppo_coef: float = 0.0
+    """During PPO, the weight of the cross-entropy of the teacher's action at each of the learner's own
+    decisions (the teacher labels them from the same observation); 0: none."""
 
     def __post_init__(self):
         _check(self, "imitation.", {
             "samples": _ints(0),
             "epochs": _ints(1, 10**4),
             "learning_rate": _numbers(high=1.0, above=0.0),
+            "ppo_coef": _numbers(0.0, 1e6),
         })
 
 
@@ -266,7 +271,10 @@ class TrainConfig:
             raise ValueError("ppo.input_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
         if self.trainer == "sb3" and self.imitation.samples:
             raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
-        if self.imitation.samples and self.imitation.teacher not in builtin_player_names(self.game):
+        if self.trainer == "sb3" and self.imitation.ppo_coef:
+            raise ValueError("imitation.ppo_coef needs trainer=ppo; set it to 0 for sb3")
+        uses_teacher = self.imitation.samples or self.imitation.ppo_coef
+        if uses_teacher and self.imitation.teacher not in builtin_player_names(self.game):
             raise ValueError(
                 f"imitation.teacher: {self.imitation.teacher!r} is not a built-in {self.game} player; "
                 f"choose one of {builtin_player_names(self.game)}"

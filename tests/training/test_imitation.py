@@ -73,6 +73,47 @@ def test_the_warm_start_makes_the_actor_play_like_the_teacher(tmp_path):
     assert run_state.latest_checkpoint(tmp_path / "3000")[0] == 0  # the warm start is saved at step 0
 
 
+class LastLegal:
+    """A labeler that always names the highest legal action."""
+
+    def act(self, obs, masks, rng):
+        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1] != 0, axis=1)
+
+
+def test_a_labelers_choices_are_kept_beside_the_learners_own():
+    rollouts = make_rollouts("stonk_market", {"current": 0.7, "random": 0.3})
+    table, decisions = rollouts.collect(12, labeler=LastLegal())
+    assert decisions > 0
+    np.testing.assert_array_equal(table["labels"], LastLegal().act(None, table["masks"], None))
+    assert (table["actions"] != table["labels"]).any()  # the learner still chose its own actions
+    unlabelled, _ = rollouts.collect(4)
+    carried = len(rollouts.carried["columns"])
+    assert (unlabelled["labels"][carried:] == -1).all()
+
+
+def test_the_teacher_term_pulls_ppo_towards_the_teachers_choices(tmp_path):
+    teacher = make_player("heuristic", "stocks_and_bombs", 4)
+    agreement = {}
+    for coef in (0, 5):
+        config = load_config(None, [*TINY, f"run_dir={tmp_path / str(coef)}", "total_timesteps=10", "ppo.net_arch=[64]",
+                                    "ppo.learning_rate=0.003", f"imitation.ppo_coef={coef}"])
+        run = PPORun(config)
+        run.new_model()
+        run.writer, run.bar = SummaryWriter(str(tmp_path / f"tb{coef}")), tqdm(disable=True)
+        for _ in range(12):
+            run._train_one_rollout()
+        agreement[coef] = agreement_with_teacher(run, teacher)[0]
+    assert agreement[5] > agreement[0] + 0.2
+
+
+def test_a_resumed_run_with_the_teacher_term_ends_with_the_weights_of_an_unbroken_one(tmp_path):
+    term = ["imitation.ppo_coef=0.5", "eval.interval=0", "eval.crossplay_games=0"]
+    train(load_config(None, [*TINY, *term, f"run_dir={tmp_path / 'straight'}", "total_timesteps=450"]))
+    train(load_config(None, [*TINY, *term, f"run_dir={tmp_path / 'resumed'}", "total_timesteps=150"]))
+    resume(tmp_path / "resumed", ["total_timesteps=450"])
+    assert_same_weights(state_of(tmp_path / "resumed")["net"], state_of(tmp_path / "straight")["net"])
+
+
 @pytest.fixture(scope="module")
 def straight_imitation_run(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("imitation_straight")
@@ -102,8 +143,8 @@ def test_a_signal_during_the_warm_start_stops_after_it_and_resume_finishes_ident
     original = PPORun._one_rollout
     sent = []
 
-    def one_rollout(run, fit, teacher=None):
-        out = original(run, fit, teacher)
+    def one_rollout(run, fit, teacher=None, labeler=None):
+        out = original(run, fit, teacher, labeler)
         if teacher is not None and not sent:
             sent.append(True)
             signal.raise_signal(signal.SIGINT)
@@ -126,6 +167,10 @@ def test_a_signal_during_the_warm_start_stops_after_it_and_resume_finishes_ident
          r"imitation.teacher: 'grandmaster' is not a built-in stocks_and_bombs player; choose one of"),
         (["trainer=ppo", "imitation.samples=-1"], r"imitation.samples must be"),
         (["trainer=ppo", "imitation.learning_rate=0"], r"imitation.learning_rate must be"),
+        (["trainer=sb3", "imitation.ppo_coef=0.5"], "imitation.ppo_coef needs trainer=ppo"),
+        (["trainer=ppo", "imitation.ppo_coef=-1"], r"imitation.ppo_coef must be"),
+        (["trainer=ppo", "imitation.ppo_coef=0.5", "imitation.teacher=grandmaster"],
+         r"imitation.teacher: 'grandmaster' is not a built-in"),
     ],
 )
 def test_imitation_config_errors_name_the_key(overrides, message):

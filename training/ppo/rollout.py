@@ -44,6 +44,8 @@ class Samples:
     penalty: torch.Tensor
     """0.0 where an action is legal, else ``ILLEGAL_LOGIT``."""
     actions: torch.Tensor
+    labels: torch.Tensor
+    """The labeler's action at each decision (:meth:`Rollouts.collect`), -1 where there was none."""
     logp: torch.Tensor
     values: torch.Tensor
     advantages: torch.Tensor
@@ -162,11 +164,14 @@ class Rollouts:
         return self._fixed[code]
 
     # ------------------------------------------------------------------ collecting
-    def collect(self, num_steps: int, teacher: Policy | None = None) -> tuple[dict[str, np.ndarray], int]:
+    def collect(
+        self, num_steps: int, teacher: Policy | None = None, labeler: Policy | None = None
+    ) -> tuple[dict[str, np.ndarray], int]:
         """Play ``num_steps`` engine steps; returns the rollout (see :meth:`samples`) and the decisions made.
 
         With a ``teacher``, the teacher chooses the learner seats' actions (an imitation rollout);
-        the network still values them and gives their log-probabilities.
+        the network still values them and gives their log-probabilities. With a ``labeler``, the
+        learner chooses and the labeler's choice from the same observation is kept as its label.
         """
         e, s = self.engine, self.num_columns
         rows = num_steps + 1  # row 0: the decisions carried from the previous rollout
@@ -183,7 +188,7 @@ class Rollouts:
         table["values"][0, columns] = carried["values"]
         table["rewards"][0, columns] = carried["rewards"]
         table["index"][0, columns] = np.arange(len(columns))
-        blocks = {key: [carried[key]] for key in ("obs", "masks", "actions", "logp")}
+        blocks = {key: [carried[key]] for key in ("obs", "masks", "actions", "labels", "logp")}
         made = len(columns)
         decisions = 0
         learner_column = np.zeros(s, np.bool_)
@@ -193,10 +198,12 @@ class Rollouts:
             obs = e.obs.reshape(s, -1)[deciding]
             masks = e.masks.reshape(s, -1)[deciding]
             actions, logp, values = self._act(obs, masks, teacher)
+            labels = self._labels(obs, masks, labeler)
             joint = np.full(s, NO_ACTION, np.int64)
             joint[deciding] = actions
             self._members_act(joint.reshape(e.num_envs, -1))
-            for key, value in (("obs", obs), ("masks", masks), ("actions", actions), ("logp", logp)):
+            for key, value in (("obs", obs), ("masks", masks), ("actions", actions), ("labels", labels),
+                               ("logp", logp)):
                 blocks[key].append(value)
             table["valid"][t, deciding] = True
             table["values"][t, deciding] = values
@@ -225,6 +232,12 @@ class Rollouts:
                 actions = torch.as_tensor(chosen_by_teacher, dtype=torch.int64, device=self.device)
             chosen = logp.gather(1, actions[:, None]).squeeze(1)
         return actions.cpu().numpy(), chosen.cpu().numpy(), values.cpu().numpy()
+
+    def _labels(self, obs: np.ndarray, masks: np.ndarray, labeler: Policy | None) -> np.ndarray:
+        """The labeler's actions for these decisions, or -1 each without one."""
+        if labeler is None or not len(obs):
+            return np.full(len(obs), -1, np.int64)
+        return np.asarray(labeler.act(obs, masks, self.rng), np.int64)
 
     def _members_act(self, joint: np.ndarray) -> None:
         """One call per league member for all the seats it holds that decide now."""
@@ -277,6 +290,7 @@ class Rollouts:
             legal=legal,
             penalty=penalty,
             actions=tensor(table["actions"][index]),
+            labels=tensor(table["labels"][index]),
             logp=tensor(table["logp"][index]),
             values=tensor(values),
             advantages=tensor(advantages[trainable]),
@@ -288,7 +302,7 @@ class Rollouts:
         columns = np.flatnonzero(self.pending >= 0)
         rows = self.pending[columns]
         index = table["index"][rows, columns]
-        carried = {key: table[key][index] for key in ("obs", "masks", "actions", "logp")}
+        carried = {key: table[key][index] for key in ("obs", "masks", "actions", "labels", "logp")}
         carried["columns"] = columns
         carried["rewards"] = table["rewards"][rows, columns]
         with torch.no_grad():
@@ -307,6 +321,7 @@ class Rollouts:
             "obs": np.zeros((0, e.obs_size), np.float32),
             "masks": np.zeros((0, e.num_actions), np.int8),
             "actions": np.zeros(0, np.int64),
+            "labels": np.zeros(0, np.int64),
             "logp": np.zeros(0, np.float32),
             "values": np.zeros(0, np.float32),
             "rewards": np.zeros(0, np.float32),
@@ -328,5 +343,6 @@ class Rollouts:
         self.holder[...] = state["holder"]
         self.pending[...] = state["pending"]
         self.carried = {k: v.copy() for k, v in state["carried"].items()}
+        self.carried.setdefault("labels", np.full(len(self.carried["columns"]), -1, np.int64))  # saved before labels
         self.episode_return[...] = state["episode_return"]
         self.finished = deque(state["finished"], maxlen=self.finished.maxlen)

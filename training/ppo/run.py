@@ -83,6 +83,8 @@ class PPORun:
             "checkpoint": c.checkpoint_interval,
             "eval": c.eval.interval or None,
         }
+        self.labeler = make_player(c.imitation.teacher, c.game, c.num_players) if c.imitation.ppo_coef else None
+        """The teacher that labels the learner's PPO decisions (``imitation.ppo_coef``), if any."""
         self.stop_requested = False
         self.bar: tqdm | None = None
         self.writer: SummaryWriter | None = None
@@ -261,14 +263,16 @@ class PPORun:
                 self.checkpoint()  # the history now includes this evaluation
         self.seconds["wall"] += time.perf_counter() - started
 
-    def _one_rollout(self, fit: Callable[[Samples], dict[str, float]], teacher: Policy | None = None):
+    def _one_rollout(
+        self, fit: Callable[[Samples], dict[str, float]], teacher: Policy | None = None, labeler: Policy | None = None
+    ):
         """Collect a rollout, ``fit`` the network to its samples, then refit the observation statistics.
 
         Returns ``(losses, decisions)``; the rollout's open decisions are carried to the next one.
         """
         c = self.config
         carried = len(self.rollouts.carried["columns"])
-        table, decisions = self.rollouts.collect(c.ppo.n_steps, teacher)
+        table, decisions = self.rollouts.collect(c.ppo.n_steps, teacher, labeler)
         losses = fit(self.rollouts.samples(table, c.ppo.gamma, c.ppo.gae_lambda))
         self.stats.update(table["obs"][carried:])
         self.net.set_statistics(self.stats)
@@ -312,8 +316,10 @@ class PPORun:
 
     def _train_one_rollout(self) -> None:
         c, started = self.config, time.perf_counter()
+        coef = c.imitation.ppo_coef
         losses, decisions = self._one_rollout(
-            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler)
+            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler, coef),
+            labeler=self.labeler,
         )
         seconds = time.perf_counter() - started
         self.seconds["training"] += seconds

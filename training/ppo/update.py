@@ -46,13 +46,21 @@ def minibatch_descent(
 
 
 def ppo_update(
-    net: ActorCritic, optimizer: torch.optim.Optimizer, samples: Samples, ppo: PPOConfig, generator: torch.Generator
+    net: ActorCritic,
+    optimizer: torch.optim.Optimizer,
+    samples: Samples,
+    ppo: PPOConfig,
+    generator: torch.Generator,
+    teacher_coef: float = 0.0,
 ) -> dict[str, float]:
     """``ppo.n_epochs`` passes over ``samples`` in shuffled minibatches of ``ppo.batch_size``.
 
     Loss per minibatch: the clipped surrogate on per-minibatch normalised advantages, plus
-    ``vf_coef`` times half the squared value error, minus ``ent_coef`` times the masked entropy.
-    Returns the last epoch's mean losses, entropy, approximate KL and clip fraction.
+    ``vf_coef`` times half the squared value error, minus ``ent_coef`` times the masked entropy,
+    plus ``teacher_coef`` times the cross-entropy of the samples' labels (the teacher's choices,
+    ``imitation.ppo_coef``). Returns the last epoch's mean losses, entropy, approximate KL and
+    clip fraction, and with labels their cross-entropy and how often the policy's most likely
+    action is the teacher's.
     """
 
     def batch_loss(batch: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -69,13 +77,20 @@ def ppo_update(
         value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
         entropy = -(probabilities(logp_all, samples.legal[batch]) * logp_all).sum(dim=1).mean()
         loss = policy_loss + ppo.vf_coef * value_loss - ppo.ent_coef * entropy
-        return loss, {
+        figures = {
             "policy_loss": policy_loss,
             "value_loss": value_loss,
             "entropy": entropy,
             "approx_kl": ((ratio - 1) - log_ratio).mean(),
             "clip_fraction": ((ratio - 1).abs() > ppo.clip_range).float().mean(),
         }
+        if teacher_coef:
+            labels = samples.labels[batch]
+            teacher_loss = -logp_all.gather(1, labels[:, None]).mean()
+            loss = loss + teacher_coef * teacher_loss
+            figures["teacher_cross_entropy"] = teacher_loss
+            figures["teacher_agreement"] = (logp_all.argmax(dim=1) == labels).float().mean()
+        return loss, figures
 
     return minibatch_descent(net, optimizer, samples, ppo.n_epochs, ppo.batch_size, ppo.max_grad_norm, generator,
                              batch_loss)
