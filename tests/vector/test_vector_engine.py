@@ -179,6 +179,20 @@ def test_random_actions_are_legal_for_actors_and_minus_one_elsewhere(game, paral
         engine.step(actions)
 
 
+
+def test_threaded_random_actions_match_the_serial_ones():
+    # 200 Stonk Market games hold 271,200 mask entries, above PARALLEL_DRAW_FROM: drawn on threads
+    engines = [vector.make("stonk_market", 200, num_players=4, parallel=p) for p in (True, False)]
+    assert engines[0]._parallel_draw and not engines[1]._parallel_draw
+    assert not vector.make("stockpile", 1024, num_players=4)._parallel_draw
+    for engine in engines:
+        engine.reset(seed=3)
+    for _ in range(20):
+        actions = [engine.random_actions().copy() for engine in engines]
+        np.testing.assert_array_equal(actions[0], actions[1])
+        for engine, a in zip(engines, actions, strict=True):
+            engine.step(a)
+
 def test_random_actions_are_uniform_over_the_legal_ones_and_seeded():
     # a fresh Stocks & Bombs deal: every seat has the same 29 legal actions (27 PROPOSEs, WAIT, STOP)
     engine = vector.make("stocks_and_bombs", 64, num_players=4)

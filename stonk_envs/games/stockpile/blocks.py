@@ -50,3 +50,26 @@ def remember(seen, k, value):
         return False
     seen[k] = value if low < value <= np.iinfo(seen.dtype).max else low
     return True
+
+
+@njit(cache=True, inline="always")
+def differs(seen, values):
+    """Whether :func:`remember` of any ``values[j]`` into ``seen[j]`` (a view as long as
+    ``values``) would change it; stores nothing. The test has no branch, so a long run of 1-d
+    views vectorises (a short one, or one behind a ``ravel``, much less: measured)."""
+    low = np.iinfo(seen.dtype).min
+    changed = False
+    for j in range(values.shape[0]):
+        changed |= (seen[j] != values[j]) | (values[j] == low)
+    return changed
+
+
+@njit(cache=True, inline="always")
+def remember_run(seen, values):
+    """:func:`remember` of every ``values[j]`` into ``seen[j]``; whether any changed."""
+    if not differs(seen, values):
+        return False
+    low, high = np.iinfo(seen.dtype).min, np.iinfo(seen.dtype).max
+    for j in range(values.shape[0]):
+        seen[j] = values[j] if low < values[j] <= high else low
+    return True

@@ -47,7 +47,16 @@ call. All three write the same values, bit for bit.
 from numba import njit
 
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
-from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, remember, rotate_blocks
+from stonk_envs.games.stockpile.blocks import (
+    absolute,
+    copy,
+    differs,
+    fill,
+    relative,
+    remember,
+    remember_run,
+    rotate_blocks,
+)
 from stonk_envs.games.stockpile.market import debt_total
 from stonk_envs.games.stockpile.memory import (
     copy_rounds,
@@ -346,13 +355,15 @@ def observe_all(s, out):
 @njit(cache=True)
 def _companies_changed(s, q):
     """Bit c set where seat q's split cards or memory counts of company c differ from
-    ``s.seen_company[q, c]``; stores them there."""
+    ``s.seen_split[q, c]`` and ``s.seen_memory[q]``; stores them there. Seat q's whole snapshot
+    is compared first: most steps change none of it."""
+    split, memory = s.seen_split[q], s.seen_memory[q]
+    if not (differs(split, s.split[q]) or differs(memory, s.memory[q].ravel())):
+        return 0
     changed = 0
     for c in range(NUM_COMPANIES):
-        seen = s.seen_company[q, c]
-        company = remember(seen, 0, s.split[q, c])
-        for m in range(NUM_MEMORY):
-            company |= remember(seen, 1 + m, s.memory[q, c, m])
+        company = remember(split, c, s.split[q, c])
+        company |= remember_run(memory[c * NUM_MEMORY : (c + 1) * NUM_MEMORY], s.memory[q, c])
         if company:
             changed |= 1 << c
     return changed
@@ -422,12 +433,8 @@ def _hand_changed(s, seat):
 @njit(cache=True)
 def _tips_changed(s, seat):
     """Whether ``seat``'s tips differ from ``s.seen_tips[seat]``; stores them there."""
-    seen = s.seen_tips[seat]
-    changed = False
-    for q in range(s.n):
-        for c in range(NUM_COMPANIES):
-            changed |= remember(seen, q * NUM_COMPANIES + c, s.placed_won[seat, q, c])
-    return changed
+    width = s.n * NUM_COMPANIES
+    return remember_run(s.seen_tips[seat, :width], s.placed_won[seat, : s.n].ravel())
 
 
 @njit(cache=True)

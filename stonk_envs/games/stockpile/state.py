@@ -169,7 +169,8 @@ STATE_DTYPE = np.dtype(
         # not part of the game: no rule reads them. Narrow types keep them in few cache lines; a value
         # they cannot hold counts as changed at every step (blocks.remember)
         ("obs_seen", np.bool_),
-        ("seen_company", np.int8, (MAX_PLAYERS, NUM_COMPANIES, 1 + NUM_MEMORY)),
+        ("seen_split", np.int8, (MAX_PLAYERS, NUM_COMPANIES)),  # seat-company blocks: split cards
+        ("seen_memory", np.int8, (MAX_PLAYERS, NUM_COMPANIES * NUM_MEMORY)),  # and memory counts (flat)
         ("seen_seat_memory", np.int8, (MAX_PLAYERS, SEAT_INPUTS)),
         ("seen_rounds", np.int8, (NUM_COMPANIES, NUM_EVENTS + 3 * HISTORY)),
         ("seen_market", np.int8, (3 + NUM_COMPANIES,)),
