@@ -30,7 +30,7 @@ TRAINERS = ("sb3", "ppo")
 seat the learner holds learns."""
 DEVICES = ("auto", "cpu", "cuda")
 OBS_NORMS = ("auto", "running", "bounds")
-INPUT_PRECISIONS = ("auto", "float32", "bfloat16")
+PRECISIONS = ("auto", "float32", "bfloat16")
 
 
 BIG = 10**12
@@ -80,10 +80,11 @@ class PPOConfig:
     obs_norm: str = "auto"
     """Input scaling: ``running`` (standardise by running statistics, saved with the policy; trainer ppo only),
     ``bounds`` (divide by the observation space's bounds) or ``auto`` (running for ppo, bounds for sb3)."""
-    input_precision: str = "float32"
-    """The first layer's matrix products (observations by weights, most of the arithmetic): ``float32``, or
-    ``bfloat16`` (mixed precision: bfloat16 products with float32 sums and float32 weights; trainer ppo only),
-    or ``auto`` (trainer ppo: bfloat16 where the device multiplies it natively, else float32; sb3: float32)."""
+    hidden_precision: str = "float32"
+    """The hidden layers' products and activations (most of the arithmetic): ``float32``, or ``bfloat16``
+    (mixed precision: bfloat16 with float32 sums; the output layers, losses, weights and optimiser stay float32;
+    trainer ppo only), or ``auto`` (trainer ppo: bfloat16 where the device has it natively, else float32;
+    sb3: float32)."""
 
     def __post_init__(self):
         _check(self, "ppo.", {
@@ -102,7 +103,7 @@ class PPOConfig:
             raise ValueError(f"ppo.net_arch must be a list of 1..64 layer widths, got {list(self.net_arch)}")
         self.net_arch = [check_int("each width of ppo.net_arch", width, 1, 2**16) for width in self.net_arch]
         self.obs_norm = check_choice("ppo.obs_norm", self.obs_norm, OBS_NORMS)
-        self.input_precision = check_choice("ppo.input_precision", self.input_precision, INPUT_PRECISIONS)
+        self.hidden_precision = check_choice("ppo.hidden_precision", self.hidden_precision, PRECISIONS)
 
 
 @dataclass
@@ -267,8 +268,8 @@ class TrainConfig:
             raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
         if self.trainer == "sb3" and self.eval.crossplay_games:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
-        if self.trainer == "sb3" and self.ppo.input_precision == "bfloat16":
-            raise ValueError("ppo.input_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
+        if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":
+            raise ValueError("ppo.hidden_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
         if self.trainer == "sb3" and self.imitation.samples:
             raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.imitation.ppo_coef:

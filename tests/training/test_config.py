@@ -68,7 +68,7 @@ def test_league_weights_are_normalised():
         ("", ["ppo.clip_range=inf"], "ppo.clip_range must be a finite number"),
         ("", ["seed=-3"], "seed must be 0..9223372036854775807, got -3"),
         ("", ["torch_threads=-1"], "torch_threads must be 0..1024, got -1"),
-        ("", ["ppo.input_precision=float16"], "ppo.input_precision must be one of ['auto', 'float32', 'bfloat16']"),
+        ("", ["ppo.hidden_precision=float16"], "ppo.hidden_precision must be one of ['auto', 'float32', 'bfloat16']"),
         ("", ["num_players=true"], "num_players"),
         ("num_envs: [1, 2\n", [], "is not valid YAML"),
         ("- 1\n- 2\n", [], "invalid training config"),

@@ -197,8 +197,8 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(st
     assert_same_weights(state_of(tmp_path)["net"], state_of(straight_dir)["net"])
 
 
-def test_a_run_with_bfloat16_products_resumes_bit_for_bit(tmp_path):
-    bfloat16 = ["ppo.input_precision=bfloat16", "eval.interval=0", "eval.crossplay_games=0"]
+def test_a_run_with_bfloat16_hidden_layers_resumes_bit_for_bit(tmp_path):
+    bfloat16 = ["ppo.hidden_precision=bfloat16", "eval.interval=0", "eval.crossplay_games=0"]
     train(tiny_config(tmp_path / "straight", 450, *bfloat16))
     train(tiny_config(tmp_path / "resumed", 150, *bfloat16))
     resume(tmp_path / "resumed", ["total_timesteps=450"])
@@ -217,7 +217,7 @@ def test_a_run_with_bfloat16_products_resumes_bit_for_bit(tmp_path):
         (["trainer=ppo", "ppo.obs_norm=minmax"], r"ppo.obs_norm must be one of"),
         (["trainer=ppo", "env_backend=pettingzoo"], "trainer=ppo runs on the batched engine"),
         (["trainer=sb3", "eval.crossplay_games=10"], "eval.crossplay_games needs trainer=ppo"),
-        (["trainer=sb3", "ppo.input_precision=bfloat16"], "ppo.input_precision=bfloat16 needs trainer=ppo"),
+        (["trainer=sb3", "ppo.hidden_precision=bfloat16"], "ppo.hidden_precision=bfloat16 needs trainer=ppo"),
         (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
     ],
 )

@@ -3,7 +3,7 @@
 import numpy as np
 import torch
 
-from training.ppo.network import ILLEGAL_LOGIT, ActorCritic, input_dtype, legal_actions, probabilities
+from training.ppo.network import ILLEGAL_LOGIT, ActorCritic, legal_actions, probabilities, resolve_hidden_dtype
 from training.ppo.normaliser import _moments
 
 
@@ -44,16 +44,16 @@ def test_moments_equal_numpys_float64_mean_and_variance():
     np.testing.assert_array_equal(var, batch.astype(np.float64).var(axis=0))
 
 
-def test_bfloat16_products_stay_close_to_float32_and_keep_float32_weights():
+def test_bfloat16_hidden_layers_stay_close_to_float32_and_keep_float32_weights():
     net = make_net(size=300, actions=5)
     obs = torch.randn(64, 300) * 5
     _, penalty = legal_actions(torch.ones(64, 5, dtype=torch.int8))
     logp, values = net(obs, penalty)
-    net.products = torch.bfloat16
+    net.hidden_dtype = torch.bfloat16
     low_logp, low_values = net(obs, penalty)
     assert low_logp.dtype == low_values.dtype == torch.float32
     assert all(p.dtype == torch.float32 for p in net.parameters())
-    assert not torch.equal(low_values, values)  # the products really ran in bfloat16
+    assert not torch.equal(low_values, values)  # the hidden layers really ran in bfloat16
     torch.testing.assert_close(low_logp, logp, rtol=0, atol=0.02)
     torch.testing.assert_close(low_values, values, rtol=0, atol=0.05)
     inputs = net.standardise_(obs.clone())
@@ -61,12 +61,12 @@ def test_bfloat16_products_stay_close_to_float32_and_keep_float32_weights():
     torch.testing.assert_close(net.heads(inputs, penalty)[0], low_logp, rtol=0, atol=0)
 
 
-def test_input_precision_names_its_dtype_and_auto_falls_back_without_native_bfloat16(monkeypatch):
+def test_hidden_precision_names_its_dtype_and_auto_falls_back_without_native_bfloat16(monkeypatch):
     cpu = torch.device("cpu")
-    assert input_dtype("float32", cpu) == torch.float32
-    assert input_dtype("bfloat16", cpu) == torch.bfloat16
+    assert resolve_hidden_dtype("float32", cpu) == torch.float32
+    assert resolve_hidden_dtype("bfloat16", cpu) == torch.bfloat16
     for probe in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"):
         monkeypatch.setattr(torch.cpu, probe, lambda: False, raising=False)
-    assert input_dtype("auto", cpu) == torch.float32
+    assert resolve_hidden_dtype("auto", cpu) == torch.float32
     monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: True, raising=False)
-    assert input_dtype("auto", cpu) == torch.bfloat16
+    assert resolve_hidden_dtype("auto", cpu) == torch.bfloat16

@@ -4,9 +4,10 @@ Both see the observations through the actor's input layer: standardised by runni
 statistics (``obs_norm: running``) or divided by the observation space's bounds
 (``obs_norm: bounds``, the sb3-contrib path's scaling, kept for comparison).
 
-The first layers' products (observation size by the two first widths) are most of the
-arithmetic; ``ppo.input_precision: bfloat16`` runs them in bfloat16 with float32 sums, the
-weights staying float32 (the saved actor plays in float32).
+The hidden layers are most of the arithmetic (the first ones are the observation size by the
+first width); ``ppo.hidden_precision: bfloat16`` runs their products and activations in
+bfloat16 with float32 sums. The output layers, the weights and the optimiser stay float32, and
+the saved actor plays in float32.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def sample_actions(probs: torch.Tensor, generator: torch.Generator) -> torch.Ten
     return torch.searchsorted(cdf, draw, right=True).squeeze(1)
 
 
-def input_dtype(precision: str, device: torch.device) -> torch.dtype:
-    """The dtype of the first layers' products for ``ppo.input_precision`` on ``device``.
+def resolve_hidden_dtype(precision: str, device: torch.device) -> torch.dtype:
+    """The dtype of the hidden layers for ``ppo.hidden_precision`` on ``device``.
 
     ``auto`` takes bfloat16 where the device multiplies it natively (a CUDA GPU that supports it,
     a CPU with AVX-512 BF16 or AMX), else float32: elsewhere bfloat16 is emulated, and slower.
@@ -83,11 +84,11 @@ class ActorCritic(nn.Module):
         num_actions: int,
         hidden: list[int],
         bounds: np.ndarray | None,
-        products: torch.dtype = torch.float32,
+        hidden_dtype: torch.dtype = torch.float32,
     ):
         super().__init__()
-        self.products = products
-        """The dtype of the first layers' products (:func:`input_dtype`)."""
+        self.hidden_dtype = hidden_dtype
+        """The dtype of the hidden layers' products and activations (:func:`resolve_hidden_dtype`)."""
         self.actor = MaskedMLP(observation_size, num_actions, hidden, normalise=True)
         if bounds is not None:  # a fixed affine scaling: x / bound, as the sb3 path does
             self.actor.obs_var.copy_(torch.as_tensor(bounds, dtype=torch.float32) ** 2)
@@ -110,27 +111,34 @@ class ActorCritic(nn.Module):
         return self.heads(self.actor.inputs(observations), penalty)
 
     def standardise_(self, observations: torch.Tensor) -> torch.Tensor:
-        """:meth:`MaskedMLP.inputs`, bit for bit, computed in ``observations`` itself, then cast to :attr:`products`.
+        """:meth:`MaskedMLP.inputs`, bit for bit, computed in ``observations`` itself, cast to :attr:`hidden_dtype`.
 
         For a whole rollout: new tensors of that size cost more than the arithmetic.
         """
         actor = self.actor
         observations.sub_(actor.obs_mean).div_(torch.sqrt(actor.obs_var + 1e-8))
-        return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP).to(self.products)
+        return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP).to(self.hidden_dtype)
 
     def heads(self, inputs: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """:meth:`forward` from observations already standardised by :meth:`MaskedMLP.inputs`.
 
-        The actor's and the critic's first layers run as one matrix product (faster than two), in
-        :attr:`products`.
+        The actor's and the critic's first layers run as one matrix product (faster than two). The
+        hidden layers run in :attr:`hidden_dtype`, the output layers in float32.
         """
-        actor, critic, dtype = self.actor.body, self.critic, self.products
+        actor, critic, dtype = self.actor.body, self.critic, self.hidden_dtype
         weight = torch.cat([actor[0].weight, critic[0].weight]).to(dtype)
         bias = torch.cat([actor[0].bias, critic[0].bias]).to(dtype)
-        first = F.linear(inputs.to(dtype), weight, bias).float()
+        first = torch.tanh(F.linear(inputs.to(dtype), weight, bias))
         actor_hidden, critic_hidden = first.split(actor[0].out_features, dim=1)
-        logits = actor[1:](actor_hidden) + penalty
-        return torch.log_softmax(logits, dim=-1), critic[1:](critic_hidden).squeeze(-1)
+        logits = actor[-1](self._hidden(actor, actor_hidden)) + penalty
+        return torch.log_softmax(logits, dim=-1), critic[-1](self._hidden(critic, critic_hidden)).squeeze(-1)
+
+    def _hidden(self, body: nn.Sequential, first: torch.Tensor) -> torch.Tensor:
+        """The rest of ``body``'s hidden layers (``Linear, Tanh`` pairs) after its first, returned in float32."""
+        h, dtype = first, self.hidden_dtype
+        for layer in list(body)[2:-1:2]:
+            h = torch.tanh(F.linear(h, layer.weight.to(dtype), layer.bias.to(dtype)))
+        return h.float()
 
     def set_statistics(self, stats: RunningStats) -> None:
         """Standardise inputs by ``stats`` from now on (only with ``obs_norm: running``)."""

@@ -28,7 +28,7 @@ from training import run_state
 from training.config import TrainConfig, to_dict, torch_thread_count
 from training.ppo.crossplay import plot_ratings, rate_checkpoints
 from training.ppo.imitation import imitation_update
-from training.ppo.network import ActorCritic, input_dtype, observation_bounds_scale
+from training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
 from training.ppo.normaliser import RunningStats
 from training.ppo.rollout import Rollouts, Samples, Snapshots
 from training.ppo.update import ppo_update
@@ -61,7 +61,7 @@ class PPORun:
         low, high = self.engine.game.observation_bounds
         bounds = observation_bounds_scale(low, high) if c.ppo.obs_norm == "bounds" else None
         self.net = ActorCritic(self.engine.obs_size, self.engine.num_actions, list(c.ppo.net_arch), bounds,
-                               input_dtype(c.ppo.input_precision, self.device))
+                               resolve_hidden_dtype(c.ppo.hidden_precision, self.device))
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.ppo.learning_rate, eps=1e-5)
         self.stats = RunningStats(self.engine.obs_size)
