@@ -68,9 +68,8 @@ class Stockpile(Game):
         )  # fmt: skip
 
     def scores(self, states, i):
-        s = states[i]
         n = self.num_players
-        return np.array([s["cash"][p] - s["debt"][p].sum() for p in range(n)], np.float64)
+        return states["cash"][i, :n] - states["debt"][i, :n].sum(axis=1, dtype=np.float64)
 
     # actions as text ---------------------------------------------------------
     def decode(self, action: int) -> tuple[int, int, int]:

@@ -41,7 +41,7 @@ class StocksAndBombs(Game):
         return (c.num_players, c.tick_cap, c.round_cap, c.points_to_win, self._reward_mode, c.memory)
 
     def scores(self, states, i):
-        return states[i]["totals"][: self.num_players].astype(np.float64)
+        return states["totals"][i, : self.num_players].astype(np.float64)
 
     # text ------------------------------------------------------------------
     def decode(self, seat: int, action: int) -> tuple[str, int, int]:

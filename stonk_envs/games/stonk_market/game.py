@@ -45,7 +45,7 @@ class StonkMarket(Game):
         return (c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale, c.memory)
 
     def scores(self, states, i):
-        return states[i]["totals"][: self.num_players].astype(np.float64)
+        return states["totals"][i, : self.num_players].astype(np.float64)
 
     # text ------------------------------------------------------------------
     def decode(self, seat: int, action: int) -> tuple[str, int, int, int]:
