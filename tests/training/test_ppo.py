@@ -230,3 +230,31 @@ def test_resume_refuses_another_trainer(straight_run):
     run_dir, _ = straight_run
     with pytest.raises(ValueError, match=r"cannot change \['trainer'\] when resuming"):
         resume(run_dir, ["trainer=sb3", "eval.crossplay_games=0"])
+
+
+def test_snapshots_play_in_one_pass_with_each_rows_own_weights():
+    torch.manual_seed(3)
+    snapshots = Snapshots(max_kept=3)
+    for step in (100, 250, 400):
+        actor = ActorCritic(9, 5, [8, 6], None).actor
+        actor.obs_mean.copy_(torch.randn(9))
+        actor.obs_var.copy_(torch.rand(9) + 0.5)
+        snapshots.add(step, actor)
+    rng = np.random.default_rng(0)
+    holders = rng.choice([100, 250, 400], size=40, p=[0.6, 0.1, 0.3])
+    obs = rng.normal(size=(40, 9)).astype(np.float32) * 3
+    def own_logits(step, row):
+        net = snapshots.players[int(step)].net
+        return net.body(net.inputs(torch.from_numpy(row[None])))[0].numpy()
+
+    with torch.no_grad():
+        expected = np.stack([own_logits(step, row) for step, row in zip(holders, obs, strict=True)])
+    np.testing.assert_allclose(snapshots.logits(holders, obs), expected, rtol=1e-5, atol=1e-5)
+    masks = (rng.random((40, 5)) < 0.5).astype(np.int8)
+    masks[:, 1] = 1
+    actions = snapshots.act(holders, obs, masks, rng)
+    assert masks[np.arange(40), actions].all()
+    net = snapshots.players[250].net  # rows of one snapshot only
+    with torch.no_grad():
+        alone = net.body(net.inputs(torch.from_numpy(obs[:3]))).numpy()
+    np.testing.assert_allclose(snapshots.logits(np.full(3, 250), obs[:3]), alone, rtol=1e-5, atol=1e-5)

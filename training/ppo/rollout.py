@@ -23,7 +23,8 @@ import torch
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
+from stonk_envs.policies.sampling import choose
+from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP, TorchPolicy
 from stonk_envs.vector.engine import BatchEngine
 from training.ppo.gae import per_seat_gae
 from training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
@@ -56,13 +57,19 @@ class Samples:
 
 
 class Snapshots:
-    """Frozen copies of the learner's actor (CPU), keyed by the step they were taken at."""
+    """Frozen copies of the learner's actor (CPU), keyed by the step they were taken at.
+
+    :meth:`act` plays the seats of every snapshot in one batched forward pass: their weights are
+    stacked, and each snapshot's rows are a slice of one padded batch.
+    """
 
     def __init__(self, max_kept: int):
         self.max_kept = max_kept
         self.steps: list[int] = []
         """Steps of the snapshots that may still be drawn, oldest first."""
         self.players: dict[int, Policy] = {}
+        self._stacked: tuple[list[int], list[torch.Tensor]] | None = None
+        """The players' steps and their stacked buffers and weights, rebuilt when the players change."""
 
     def add(self, step: int, actor: MaskedMLP) -> None:
         self._load(step, actor.hparams, actor.state_dict())
@@ -74,11 +81,50 @@ class Snapshots:
             net = MaskedMLP(**hparams)
         net.load_state_dict({name: tensor.detach().cpu().clone() for name, tensor in weights.items()})
         self.players[step] = TorchPolicy(net, deterministic=False, name=f"past:{step}")
+        self._stacked = None
 
     def forget_unused(self, in_use: set[int]) -> None:
         for step in list(self.players):
             if step not in self.steps and step not in in_use:
                 del self.players[step]
+                self._stacked = None
+
+    def act(self, holders: np.ndarray, obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A sampled legal action for each row, played by the snapshot named in ``holders`` (its step)."""
+        return choose(self.logits(holders, obs), masks, rng, deterministic=False)
+
+    def logits(self, holders: np.ndarray, obs: np.ndarray) -> np.ndarray:
+        """Each row's logits (before masking) under the snapshot named in ``holders``, all in one pass."""
+        steps, tensors = self._stack()
+        slot = np.searchsorted(steps, holders)
+        order = np.argsort(slot, kind="stable")
+        counts = np.bincount(slot, minlength=len(steps))
+        position = np.arange(len(order)) - np.repeat(np.cumsum(counts) - counts, counts)
+        padded = np.zeros((len(steps), max(int(counts.max()), 1), obs.shape[1]), np.float32)
+        padded[slot[order], position] = obs[order]
+        mean, var, *layers = tensors
+        with torch.no_grad():
+            h = torch.from_numpy(padded).sub_(mean[:, None]).div_(torch.sqrt(var[:, None] + 1e-8))
+            h = h.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP)
+            for i in range(0, len(layers), 2):
+                h = torch.baddbmm(layers[i + 1][:, None], h, layers[i].transpose(1, 2))
+                if i + 2 < len(layers):
+                    h = torch.tanh(h)
+        logits = np.empty((len(order), h.shape[2]), np.float32)
+        logits[order] = h.numpy()[slot[order], position]
+        return logits
+
+    def _stack(self) -> tuple[list[int], list[torch.Tensor]]:
+        if self._stacked is None:
+            steps = sorted(self.players)
+            nets = [self.players[step].net for step in steps]
+            linears = [[m for m in net.body if isinstance(m, torch.nn.Linear)] for net in nets]
+            tensors = [torch.stack([net.obs_mean for net in nets]), torch.stack([net.obs_var for net in nets])]
+            for depth in range(len(linears[0])):
+                tensors.append(torch.stack([layers[depth].weight for layers in linears]).detach())
+                tensors.append(torch.stack([layers[depth].bias for layers in linears]).detach())
+            self._stacked = (steps, tensors)
+        return self._stacked
 
     def state_dict(self) -> dict:
         return {
@@ -157,8 +203,6 @@ class Rollouts:
         self.snapshots.forget_unused(set(np.unique(self.holder[self.holder >= 0]).tolist()))
 
     def _member(self, code: int) -> Policy:
-        if code >= 0:
-            return self.snapshots.players[code]
         if code not in self._fixed:
             self._fixed[code] = make_player("heuristic", *self._heuristic_spec)
         return self._fixed[code]
@@ -240,14 +284,17 @@ class Rollouts:
         return np.asarray(labeler.act(obs, masks, self.rng), np.int64)
 
     def _members_act(self, joint: np.ndarray) -> None:
-        """One call per league member for all the seats it holds that decide now."""
+        """One call per fixed league member, and one for all the snapshots, for the seats they hold that decide now."""
         e = self.engine
         playing = e.actors & (self.holder != LEARNER)
         if not playing.any():
             return
-        for code in np.unique(self.holder[playing]):
+        for code in np.unique(self.holder[playing & (self.holder < 0)]):
             seats = np.nonzero(playing & (self.holder == code))
             joint[seats] = self._member(int(code)).act(e.obs[seats], e.masks[seats], self.rng)
+        seats = np.nonzero(playing & (self.holder >= 0))
+        if len(seats[0]):
+            joint[seats] = self.snapshots.act(self.holder[seats], e.obs[seats], e.masks[seats], self.rng)
 
     def _book_rewards(self, table: dict[str, np.ndarray], learner_column: np.ndarray) -> None:
         rewards = self.engine.rewards.reshape(-1)
