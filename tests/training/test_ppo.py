@@ -244,7 +244,7 @@ def test_snapshots_play_in_one_pass_with_each_rows_own_weights():
     holders = rng.choice([100, 250, 400], size=40, p=[0.6, 0.1, 0.3])
     obs = rng.normal(size=(40, 9)).astype(np.float32) * 3
     def own_logits(step, row):
-        net = snapshots.players[int(step)].net
+        net = snapshots.nets[int(step)]
         return net.body(net.inputs(torch.from_numpy(row[None])))[0].numpy()
 
     with torch.no_grad():
@@ -254,7 +254,7 @@ def test_snapshots_play_in_one_pass_with_each_rows_own_weights():
     masks[:, 1] = 1
     actions = snapshots.act(holders, obs, masks, rng)
     assert masks[np.arange(40), actions].all()
-    net = snapshots.players[250].net  # rows of one snapshot only
+    net = snapshots.nets[250]  # rows of one snapshot only
     with torch.no_grad():
         alone = net.body(net.inputs(torch.from_numpy(obs[:3]))).numpy()
     np.testing.assert_allclose(snapshots.logits(np.full(3, 250), obs[:3]), alone, rtol=1e-5, atol=1e-5)

@@ -24,7 +24,7 @@ from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.sampling import choose
-from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP, TorchPolicy
+from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP
 from stonk_envs.vector.engine import BatchEngine
 from training.ppo.gae import per_seat_gae
 from training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
@@ -67,9 +67,9 @@ class Snapshots:
         self.max_kept = max_kept
         self.steps: list[int] = []
         """Steps of the snapshots that may still be drawn, oldest first."""
-        self.players: dict[int, Policy] = {}
+        self.nets: dict[int, MaskedMLP] = {}
         self._stacked: tuple[list[int], list[torch.Tensor]] | None = None
-        """The players' steps and their stacked buffers and weights, rebuilt when the players change."""
+        """The nets' steps and their stacked buffers and weights, rebuilt when the nets change."""
 
     def add(self, step: int, actor: MaskedMLP) -> None:
         self._load(step, actor.hparams, actor.state_dict())
@@ -80,13 +80,13 @@ class Snapshots:
         with torch.random.fork_rng(devices=[]):  # building a network must not shift the training stream
             net = MaskedMLP(**hparams)
         net.load_state_dict({name: tensor.detach().cpu().clone() for name, tensor in weights.items()})
-        self.players[step] = TorchPolicy(net, deterministic=False, name=f"past:{step}")
+        self.nets[step] = net.eval()
         self._stacked = None
 
     def forget_unused(self, in_use: set[int]) -> None:
-        for step in list(self.players):
+        for step in list(self.nets):
             if step not in self.steps and step not in in_use:
-                del self.players[step]
+                del self.nets[step]
                 self._stacked = None
 
     def act(self, holders: np.ndarray, obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -116,8 +116,8 @@ class Snapshots:
 
     def _stack(self) -> tuple[list[int], list[torch.Tensor]]:
         if self._stacked is None:
-            steps = sorted(self.players)
-            nets = [self.players[step].net for step in steps]
+            steps = sorted(self.nets)
+            nets = [self.nets[step] for step in steps]
             linears = [[m for m in net.body if isinstance(m, torch.nn.Linear)] for net in nets]
             tensors = [torch.stack([net.obs_mean for net in nets]), torch.stack([net.obs_var for net in nets])]
             for depth in range(len(linears[0])):
@@ -129,12 +129,12 @@ class Snapshots:
     def state_dict(self) -> dict:
         return {
             "steps": list(self.steps),
-            "hparams": {s: p.net.hparams for s, p in self.players.items()},
-            "weights": {s: p.net.state_dict() for s, p in self.players.items()},
+            "hparams": {s: net.hparams for s, net in self.nets.items()},
+            "weights": {s: net.state_dict() for s, net in self.nets.items()},
         }
 
     def load_state_dict(self, state: dict) -> None:
-        self.players = {}
+        self.nets = {}
         for step, weights in state["weights"].items():
             self._load(int(step), state["hparams"][step], weights)
         self.steps = [int(s) for s in state["steps"]]
