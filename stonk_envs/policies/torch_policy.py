@@ -14,6 +14,11 @@ NORMALISED_CLIP = 10.0
 """Normalised observation entries are clipped to this magnitude."""
 
 
+def standardised(observations: torch.Tensor, mean: torch.Tensor, var: torch.Tensor) -> torch.Tensor:
+    """``observations`` standardised by ``mean`` and ``var`` (broadcast), clipped to +-:data:`NORMALISED_CLIP`."""
+    return ((observations - mean) / torch.sqrt(var + 1e-8)).clamp(-NORMALISED_CLIP, NORMALISED_CLIP)
+
+
 class MaskedMLP(nn.Module):
     """An MLP from an observation to one logit per action; illegal actions get -inf.
 
@@ -52,8 +57,7 @@ class MaskedMLP(nn.Module):
         """The observations as the first layer sees them (standardised when ``normalise``)."""
         if "normalise" not in self.hparams:
             return observations
-        scaled = (observations - self.obs_mean) / torch.sqrt(self.obs_var + 1e-8)
-        return scaled.clamp(-NORMALISED_CLIP, NORMALISED_CLIP)
+        return standardised(observations, self.obs_mean, self.obs_var)
 
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
         logits = self.body(self.inputs(observations))

@@ -24,7 +24,7 @@ from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.sampling import choose
-from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP
+from stonk_envs.policies.torch_policy import MaskedMLP, standardised
 from stonk_envs.vector.engine import BatchEngine
 from training.ppo.gae import per_seat_gae
 from training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
@@ -104,8 +104,7 @@ class Snapshots:
         padded[slot[order], position] = obs[order]
         mean, var, *layers = tensors
         with torch.no_grad():
-            h = torch.from_numpy(padded).sub_(mean[:, None]).div_(torch.sqrt(var[:, None] + 1e-8))
-            h = h.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP)
+            h = standardised(torch.from_numpy(padded), mean[:, None], var[:, None])
             for i in range(0, len(layers), 2):
                 h = torch.baddbmm(layers[i + 1][:, None], h, layers[i].transpose(1, 2))
                 if i + 2 < len(layers):
