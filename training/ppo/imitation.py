@@ -13,7 +13,7 @@ import torch
 
 from training.ppo.network import ActorCritic
 from training.ppo.rollout import Samples
-from training.ppo.update import minibatch_descent
+from training.ppo.update import label_fit, minibatch_descent
 
 
 def imitation_update(
@@ -36,10 +36,8 @@ def imitation_update(
 
     def batch_loss(batch: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         logp_all, values = net.heads(samples.inputs[batch], samples.penalty[batch])
-        actions = samples.actions[batch]
-        cross_entropy = -logp_all.gather(1, actions[:, None]).mean()
+        cross_entropy, accuracy = label_fit(logp_all, samples.actions[batch])
         value_loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
-        accuracy = (logp_all.argmax(dim=1) == actions).float().mean()
         return cross_entropy + vf_coef * value_loss, {
             "cross_entropy": cross_entropy, "value_loss": value_loss, "accuracy": accuracy,
         }

@@ -45,6 +45,13 @@ def minibatch_descent(
     return {key: sum(values) / max(len(values), 1) for key, values in stats.items()}
 
 
+def label_fit(logp_all: torch.Tensor, labels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(cross-entropy, agreement)`` of the policy against ``labels``: their mean negative log-probability,
+    and how often the policy's most likely action is the label."""
+    cross_entropy = -logp_all.gather(1, labels[:, None]).mean()
+    return cross_entropy, (logp_all.argmax(dim=1) == labels).float().mean()
+
+
 def ppo_update(
     net: ActorCritic,
     optimizer: torch.optim.Optimizer,
@@ -85,11 +92,10 @@ def ppo_update(
             "clip_fraction": ((ratio - 1).abs() > ppo.clip_range).float().mean(),
         }
         if teacher_coef:
-            labels = samples.labels[batch]
-            teacher_loss = -logp_all.gather(1, labels[:, None]).mean()
+            teacher_loss, agreement = label_fit(logp_all, samples.labels[batch])
             loss = loss + teacher_coef * teacher_loss
             figures["teacher_cross_entropy"] = teacher_loss
-            figures["teacher_agreement"] = (logp_all.argmax(dim=1) == labels).float().mean()
+            figures["teacher_agreement"] = agreement
         return loss, figures
 
     return minibatch_descent(net, optimizer, samples, ppo.n_epochs, ppo.batch_size, ppo.max_grad_norm, generator,
