@@ -43,19 +43,22 @@ def evaluate_policy(
 
 
 def format_table(step: int, results: list[dict[str, Any]], num_games: int) -> str:
-    """A text table of the policy's results against each opponent kind."""
+    """A text table of the policy's results against each opponent kind, with 95% intervals."""
+    from stonk_envs.evaluation.stats import share_interval
+
     lines = [f"evaluation of the policy at step {step:,} ({num_games:,} games per opponent kind):"]
     lines.append(
         f"  {'opponents':<12}{'games':>7}{'wins':>7}{'shared':>8}{'win rate':>10}  {'95% CI':<17}"
-        f"{'win share':>10}{'mean reward':>13}"
+        f"{'win share':>10}  {'95% CI':<17}{'mean reward':>11}"
     )
     for result in results:
         entry = result["policy"]
         low, high = entry["ci_low"], entry["ci_high"]
+        share_low, share_high = share_interval(entry["win_share"], entry["games"])
         lines.append(
             f"  {result['opponent']:<12}{entry['games']:>7}{entry['wins']:>7}{entry['shared_wins']:>8}"
             f"{entry['win_rate']:>10.3f}  [{low:.3f}, {high:.3f}]  {entry['win_share']:>9.3f}"
-            f"{entry['mean_reward']:>13.3f}"
+            f"  [{share_low:.3f}, {share_high:.3f}]{entry['mean_reward']:>11.3f}"
         )
     lines.append("  (a shared win counts as a win; win share splits it among the winners)")
     return "\n".join(lines)

@@ -182,3 +182,14 @@ def test_a_run_saved_before_backends_existed_resumes_on_the_parallel_envs(tmp_pa
     config_file.write_text("".join(line for line in lines if not line.startswith("env_backend:")))
     assert resume(tmp_path, ["total_timesteps=384"])["steps_trained"] == 384
     assert load_config(config_file).env_backend == "pettingzoo"
+
+
+def test_the_printed_table_gives_the_win_share_with_its_interval():
+    from training.report import format_table
+
+    entry = {"games": 1000, "wins": 283, "shared_wins": 11, "win_rate": 0.283, "ci_low": 0.256, "ci_high": 0.312,
+             "win_share": 0.2775, "mean_reward": 0.073}
+    row = format_table(5, [{"opponent": "heuristic", "policy": entry}], 1000).splitlines()[2]
+    # the Wilson interval at the mean share: 0.2775 +- 1.96 sqrt(0.2775 * 0.7225 / 1000), centred a little inward
+    assert row.split() == ["heuristic", "1000", "283", "11", "0.283", "[0.256,", "0.312]", "0.278", "[0.251,",
+                           "0.306]", "0.073"]
