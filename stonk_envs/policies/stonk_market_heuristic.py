@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
-from stonk_envs.games.stonk_market.core import memory_size
+from stonk_envs.games.stonk_market.core import base_obs_size, memory_size
 from stonk_envs.policies.base import Policy
 
 TOTALS = np.array(SUIT_COUNTS)
@@ -40,7 +40,7 @@ class StonkMarketHeuristic(Policy):
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise ValueError(f"Stonk Market has {MIN_PLAYERS}-{MAX_PLAYERS} players, got {num_players!r}")
         self.n = n
-        self.obs_size = n * n + 30 * n + 21
+        self.obs_size = base_obs_size(n)
         self.num_actions = 82 * (n - 1) + 93
         self.take_base = 82 + 81 * (n - 1)
         self.withdraw = self.take_base + n - 1

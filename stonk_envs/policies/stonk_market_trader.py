@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
-from stonk_envs.games.stonk_market.core import memory_size
+from stonk_envs.games.stonk_market.core import base_obs_size
 from stonk_envs.policies.base import CompiledPlayer
 
 TOTALS = np.array(SUIT_COUNTS, dtype=np.int64)
@@ -207,14 +207,9 @@ class StonkMarketTrader(CompiledPlayer):
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise ValueError(f"Stonk Market has {MIN_PLAYERS}-{MAX_PLAYERS} players, got {num_players!r}")
         self.n = n
-        self.obs_size = n * n + 30 * n + 21
+        self.obs_size = base_obs_size(n)  # it reads no further: not the public memory
         self.num_actions = 82 * (n - 1) + 93
         self.params = (float(reach), float(stray_cost), float(ready), float(call_at), float(spite), float(stonks_bonus))
-
-    def act(self, observations, masks, rng):
-        if observations.shape[1:] == (self.obs_size + memory_size(self.n),):
-            observations = observations[:, : self.obs_size]  # it does not read the public memory
-        return super().act(observations, masks, rng)
 
 
 class StonkMarketCautious(StonkMarketTrader):

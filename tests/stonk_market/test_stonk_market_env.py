@@ -12,6 +12,8 @@ from stonk_market_helpers import (
     EXAMPLE_HANDS,
     GLITCH,
     GREEDLE,
+    NOBBLE,
+    SLINKO,
     SOCKTOPUS,
     SWEETBEE,
     announce,
@@ -43,7 +45,7 @@ def test_pettingzoo_api_tests(n):
 
 @pytest.mark.parametrize(
     ("n", "actions", "obs", "with_memory"),
-    [(3, 257, 120, 448), (4, 339, 157, 577), (5, 421, 196, 710), (6, 503, 237, 847)],
+    [(3, 257, 140, 468), (4, 339, 177, 597), (5, 421, 216, 730), (6, 503, 257, 867)],
 )
 def test_space_sizes(n, actions, obs, with_memory):
     for memory, size in ((False, obs), (True, with_memory)):
@@ -92,7 +94,7 @@ def test_observation_layout_from_the_observers_seat():
     tick(env, p2=announce(BIOHIPPO, 2))
     observations, _, _, _, _ = tick(env, p3=bid(n, 3, 2, GLITCH, 1))
     obs = observations["player_1"]["observation"]
-    expected = np.zeros(157, np.float32)
+    expected = np.zeros(177, np.float32)
     expected[0:9] = [1, 1, 2, 2, 4, 2, 0, 2, 1]  # my hand after the deal
     expected[9 + SOCKTOPUS] = 1  # the Exchange card
     expected[18:22] = 15  # hand sizes of me, p2, p3, p0
@@ -102,7 +104,10 @@ def test_observation_layout_from_the_observers_seat():
     expected[94 + 2 * 4 + 1] = 1  # p3 (relative 2) bids on relative seat 1's announcement
     expected[110 + 2 * 9 + GLITCH] = 1  # ... offering 1 Glitch & Co.
     expected[154:157] = [0, 5, 295]  # round, tick, ticks left
-    assert obs[:157].tolist() == expected.tolist()  # the public memory follows (test_stonk_market_memory.py)
+    expected[157 + CHATTERFLY] = 1  # the hand summary: 4 of 7 Chatterfly is my one majority ...
+    expected[166:175] = [1, 1, 1, 1, 0, 1, 0, 1, 1]  # ... every other suit I hold is a stray
+    expected[175:177] = [0, 4 - 2]  # so no valid call; +4 Chatterfly, -2 for the Exchange's Socktopus
+    assert obs[:177].tolist() == expected.tolist()  # the public memory follows (test_stonk_market_memory.py)
     assert observations["player_1"]["action_mask"][take(n, 1, 0)] == 0
     assert env.observation_space("player_1").contains(observations["player_1"])
 
@@ -210,3 +215,53 @@ def test_render_hides_other_hands_but_shows_what_is_known():
     full.table.states[:] = env.table.states
     full.table.state_edited()
     assert "7 Blammo!" in full.render()
+
+
+def hand_summary(observation, n=4):
+    """The hand summary of an observation: majority flags, stray flags, valid call, round score."""
+    o = observation[n * n + 30 * n + 21 : n * n + 30 * n + 41].astype(int).tolist()
+    return o[:9], o[9:18], o[18], o[19]
+
+
+def test_hand_summary_of_the_rule_texts_scoring_example():
+    env = table_env()
+    set_table(env, EXAMPLE_HANDS, EXAMPLE_EXCHANGE)
+    observations, _, _, _, _ = tick(env)
+    summaries = [hand_summary(observations[f"player_{p}"]["observation"]) for p in range(4)]
+
+    def flags(*suits):
+        return [int(suit in suits) for suit in range(9)]
+
+    # A: all 7 Greedle and all 9 BioHippo, a valid call worth 37 with the bonus
+    assert summaries[0] == (flags(GREEDLE, BIOHIPPO), flags(), 1, 32)
+    # B: 5 of 5 Nobble & Grasp and 6 of 7 SweetBee, but 2 of 5 Glitch & Co. is a stray
+    assert summaries[1] == (flags(NOBBLE, SWEETBEE), flags(GLITCH), 0, 16)
+    # C: 7 of 9 Socktopus is a majority that scores -7 (the Exchange's suit), with 14 for Blammo!
+    assert summaries[2] == (flags(BLAMMO, SOCKTOPUS), flags(GLITCH, CHATTERFLY), 0, 7)
+    # D: 5 Slinko (all of them, 10) and 5 Chatterfly (5), 1 Socktopus (-1); three strays
+    assert summaries[3] == (flags(SLINKO, CHATTERFLY), flags(GLITCH, SWEETBEE, SOCKTOPUS), 0, 14)
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_hand_summary_scores_each_seats_own_hand_through_random_play(n):
+    env = sm.parallel_env(num_players=n, memory=False, tick_cap=30)
+    observations, _ = env.reset(seed=n)
+    rng = np.random.default_rng(n)
+    checked = 0
+    while env.agents:
+        states = env.table.states[0]
+        for seat, agent in enumerate(env.possible_agents):
+            if agent not in observations:
+                continue
+            hand = states["hand"][seat].tolist()
+            majorities, strays, valid, score = hand_summary(observations[agent]["observation"], n)
+            assert valid == sm.is_all_majorities(hand)
+            assert majorities == [int(2 * c > t) for c, t in zip(hand, sm.SUIT_COUNTS, strict=True)]
+            assert strays == [int(0 < 2 * c <= t) for c, t in zip(hand, sm.SUIT_COUNTS, strict=True)]
+            hands = [[0] * 9] * n
+            hands[seat] = hand
+            assert score == sm.score_round(hands, int(states["exchange"]), stonks_bonus=0)[seat]
+            checked += 1
+        actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents}
+        observations, *_ = env.step(actions)
+    assert checked >= 3 * n  # every seat, in each of the three rounds

@@ -33,11 +33,17 @@ bid cards              n * 9     count k at the suit j offers (0: no bid)
 totals                 n         running totals
 last round scores      n         the round scores of the last scored round
 round, tick, left      3         round index, tick in round, ticks left
+majorities             9         1 where I hold a majority of the suit
+strays                 9         1 where I hold cards of the suit but no majority
+valid call             1         1 when every suit I hold is a majority (M5)
+my round score         1         my hand's M6 score with this Exchange card, no bonus
 =====================  ========  ===============================================
 
-That is n^2 + 30n + 21 entries, the whole observation with ``memory=False``. With
+That is n^2 + 30n + 41 entries, the whole observation with ``memory=False``. The last 20
+(the hand summary) are functions of my hand and the Exchange card, written out because a
+feed-forward network finds nine per-suit thresholds and their conjunction hard to learn. With
 ``memory=True`` (the default) the public memory follows (M9, 2026-12-01): n^2 + 85n + 64
-more entries, 2n^2 + 115n + 85 in all (577 at n = 4). "This round" starts at each deal.
+more entries, 2n^2 + 115n + 105 in all (597 at n = 4). "This round" starts at each deal.
 
 ==========================  =========  ==================================================
 entries                     size       meaning
@@ -92,6 +98,8 @@ MAX_COUNT = 9
 DECK_SIZE = 61
 NONE = -1
 SUIT_TOTALS = np.array(SUIT_COUNTS, np.int64)
+HAND_SUMMARY = 2 * NUM_SUITS + 2
+"""Entries of the hand summary: majority and stray flags per suit, valid call, round score now."""
 
 WAIT, ANNOUNCE, BID, TAKE, WITHDRAW, EXCHANGE, STONKS = 0, 1, 2, 3, 4, 5, 6
 ACTION_KINDS = ("WAIT", "ANNOUNCE", "BID", "TAKE", "WITHDRAW", "EXCHANGE", "STONKS")
@@ -192,7 +200,7 @@ def num_actions(n):
 @njit(cache=True)
 def base_obs_size(n):
     """The observation without the public memory (``memory=False``)."""
-    return 2 * NUM_SUITS + n + 2 * n * NUM_SUITS + n * (n + NUM_SUITS) + 2 * n + 3
+    return 2 * NUM_SUITS + n + 2 * n * NUM_SUITS + n * (n + NUM_SUITS) + 2 * n + 3 + HAND_SUMMARY
 
 
 @njit(cache=True)
@@ -617,8 +625,20 @@ def observe(s, seat, out):
     out[k] = s.round
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
+    observe_hand_summary(s.hand[seat], s.exchange, out, k + 3)
     if s.memory:
-        observe_memory(s, seat, out, k + 3)
+        observe_memory(s, seat, out, k + 3 + HAND_SUMMARY)
+
+
+@njit(cache=True)
+def observe_hand_summary(hand, exchange, out, base):
+    """What ``hand`` is worth now (M5, M6): per suit a majority held, a stray held; a valid call; the score."""
+    for suit in range(NUM_SUITS):
+        c = hand[suit]
+        out[base + suit] = 1.0 if 2 * c > SUIT_TOTALS[suit] else 0.0
+        out[base + NUM_SUITS + suit] = 1.0 if c > 0 and 2 * c <= SUIT_TOTALS[suit] else 0.0
+    out[base + 2 * NUM_SUITS] = 1.0 if all_majorities(hand) else 0.0
+    out[base + 2 * NUM_SUITS + 1] = hand_score(hand, exchange)
 
 
 @njit(cache=True)
@@ -725,8 +745,10 @@ def observation_bounds(n, tick_cap, num_rounds, stonks_bonus, memory, low, high)
     high[k] = num_rounds
     high[k + 1] = tick_cap
     high[k + 2] = tick_cap
+    score_at = k + 3 + 2 * NUM_SUITS + 1  # the hand summary's round score, before any bonus
+    low[score_at], high[score_at] = round_score_bounds(n, 0)
     if memory:
-        memory_bounds(n, tick_cap, num_rounds, high[k + 3 :])
+        memory_bounds(n, tick_cap, num_rounds, high[k + 3 + HAND_SUMMARY :])
 
 
 @njit(cache=True)
