@@ -31,6 +31,8 @@ seat the learner holds learns."""
 DEVICES = ("auto", "cpu", "cuda")
 OBS_NORMS = ("auto", "running", "bounds")
 PRECISIONS = ("auto", "float32", "bfloat16")
+LEAGUE_MIXES = ("seat", "game")
+"""How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
 
 
 BIG = 10**12
@@ -122,6 +124,11 @@ class LeagueConfig:
     """Learner steps between snapshots added to the league."""
     max_snapshots: int = 10
     """Snapshots kept; the oldest is dropped first."""
+    mix: str = "seat"
+    """Trainer ppo. ``seat``: each seat's holder is drawn with the weights on its own. ``game``: each
+    seat is the learner with the weight of ``current``, and every other seat of the game is held by
+    one opponent kind, drawn per game with the other weights (so games against three heuristic or
+    three random players happen, as in an evaluation)."""
 
     def __post_init__(self):
         _check(self, "league.", {
@@ -132,6 +139,9 @@ class LeagueConfig:
         weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
         if sum(weights.values()) <= 0:
             raise ValueError(f"league weights {weights} must be >= 0 with a positive sum")
+        self.mix = check_choice("league.mix", self.mix, LEAGUE_MIXES)
+        if self.mix == "game" and sum(w for kind, w in weights.items() if kind != "current") <= 0:
+            raise ValueError(f"league.mix=game needs a positive weight for an opponent kind, got {weights}")
 
     def weights(self) -> dict[str, float]:
         """The opponent mix as probabilities."""
@@ -270,6 +280,8 @@ class TrainConfig:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":
             raise ValueError("ppo.hidden_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
+        if self.trainer == "sb3" and self.league.mix != "seat":
+            raise ValueError("league.mix=game needs trainer=ppo; the sb3 trainer draws each seat on its own")
         if self.trainer == "sb3" and self.imitation.samples:
             raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.imitation.ppo_coef:

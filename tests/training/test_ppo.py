@@ -15,7 +15,7 @@ from training import run_state
 from training.config import load_config
 from training.ppo.gae import per_seat_gae
 from training.ppo.network import ActorCritic
-from training.ppo.rollout import LEARNER, Rollouts, Snapshots
+from training.ppo.rollout import HEURISTIC, LEARNER, Rollouts, Snapshots
 from training.ppo.run import PPORun
 from training.trainer import resume, train
 
@@ -67,12 +67,12 @@ def test_gae_per_seat_over_irregular_turns_matches_a_hand_computation():
     assert advantages[~trainable].tolist() == [0.0] * int((~trainable).sum())
 
 
-def make_rollouts(game, weights, num_envs=8, seed=0):
+def make_rollouts(game, weights, num_envs=8, seed=0, mix="seat"):
     engine = vector.make(game, num_envs, num_players=4, observe="actors", parallel=False)
     torch.manual_seed(seed)
     net = ActorCritic(engine.obs_size, engine.num_actions, [16], None)
     rollouts = Rollouts(engine, net, weights, Snapshots(2), (game, 4), np.random.default_rng(seed),
-                        torch.Generator().manual_seed(seed), torch.device("cpu"))
+                        torch.Generator().manual_seed(seed), torch.device("cpu"), mix)
     rollouts.deal(seed)
     return rollouts
 
@@ -128,6 +128,20 @@ def test_league_seats_play_but_are_never_samples():
     assert held.sum() > 0 and table["valid"][1:].sum() > 0
     assert not (table["valid"][1:] & held).any()
     assert (rollouts.holder == LEARNER).any(axis=1).all()  # every game has a learner seat
+
+
+def test_league_mix_game_gives_all_of_a_games_other_seats_to_one_kind():
+    weights = {"current": 0.5, "past": 0.0, "heuristic": 0.3, "random": 0.2}
+    holder = make_rollouts("stonk_market", weights, num_envs=4000, mix="game").holder
+    opponent_kinds = [set(row[row != LEARNER].tolist()) for row in holder]
+    assert all(len(kinds) <= 1 for kinds in opponent_kinds)  # never a heuristic and a random player in one game
+    assert (holder == LEARNER).any(axis=1).all()
+    played = np.array([kinds.pop() for kinds in opponent_kinds if kinds])
+    assert np.mean(played == HEURISTIC) == pytest.approx(0.3 / 0.5, abs=0.03)  # the kind: 0.3 against 0.2
+    # one learner seat: 4 x 0.5^4 drawn so, and 0.5^4 drawn with none, which gets one seat back
+    assert ((holder == LEARNER).sum(axis=1) == 1).mean() == pytest.approx(5 * 0.5**4, abs=0.03)
+    by_seat = make_rollouts("stonk_market", weights, num_envs=4000).holder
+    assert np.mean([len(set(row[row != LEARNER].tolist())) > 1 for row in by_seat]) > 0.2  # seat by seat, kinds mix
 
 
 @pytest.fixture(scope="module")

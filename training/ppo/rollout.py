@@ -4,7 +4,8 @@ One engine step asks every seat that decides for an action: the learner's seats 
 forward pass (each decision a training sample), each league member's seats in one call of
 that member (not samples). A seat's holder is drawn when its game starts, from the league
 weights: ``current`` is the learner itself, ``past`` a frozen snapshot of it, ``heuristic``
-and ``random`` the fixed players; every game has at least one learner seat.
+and ``random`` the fixed players; every game has at least one learner seat. With
+``league.mix=game`` all the seats of a game that the learner does not hold go to one kind.
 
 Samples are kept compactly (one row each, in the order they are made) with small tables of
 rows (engine steps) by columns (``game * P + seat``) for the per-seat advantages
@@ -152,12 +153,15 @@ class Rollouts:
         rng: np.random.Generator,
         generator: torch.Generator,
         device: torch.device,
+        mix: str = "seat",
     ):
         self.engine = engine
         self.net = net
         self.kinds = list(league_weights)
         self.probs = np.array([league_weights[k] for k in self.kinds], np.float64)
         self.probs /= self.probs.sum()
+        self.mix = mix
+        """``seat``: each seat's holder drawn on its own; ``game``: one opponent kind per game (``league.mix``)."""
         self.snapshots = snapshots
         self._heuristic_spec = heuristic_spec
         self._fixed: dict[int, Policy] = {RANDOM: RandomPolicy()}
@@ -187,7 +191,7 @@ class Rollouts:
         if len(games) == 0:
             return
         p = self.engine.num_players
-        kinds = self.rng.choice(len(self.kinds), size=(len(games), p), p=self.probs)
+        kinds = self._draw_kinds(len(games), p)
         codes = np.empty((len(games), p), np.int64)
         for k, kind in enumerate(self.kinds):
             chosen = kinds == k
@@ -200,6 +204,17 @@ class Rollouts:
         codes[no_learner, self.rng.integers(p, size=int(no_learner.sum()))] = LEARNER
         self.holder[games] = codes
         self.snapshots.forget_unused(set(np.unique(self.holder[self.holder >= 0]).tolist()))
+
+    def _draw_kinds(self, num_games: int, p: int) -> np.ndarray:
+        """Each seat's holder kind (an index into ``self.kinds``), drawn as ``self.mix`` says."""
+        if self.mix == "seat":
+            return self.rng.choice(len(self.kinds), size=(num_games, p), p=self.probs)
+        current = self.kinds.index("current")
+        opponents = self.probs.copy()
+        opponents[current] = 0.0
+        per_game = self.rng.choice(len(self.kinds), size=num_games, p=opponents / opponents.sum())
+        learner = self.rng.random((num_games, p)) < self.probs[current]
+        return np.where(learner, current, per_game[:, None])
 
     def _member(self, code: int) -> Policy:
         if code not in self._fixed:
