@@ -30,36 +30,12 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
-from stonk_envs.games.stonk_market.core import base_obs_size
+from stonk_envs.games.stonk_market.core import all_majorities, base_obs_size, hand_score, is_stray
 from stonk_envs.policies.base import CompiledPlayer
 
 TOTALS = np.array(SUIT_COUNTS, dtype=np.int64)
 NEEDED = TOTALS // 2 + 1
 """Cards of each suit that make a majority."""
-
-
-@njit(cache=True)
-def hand_score(hand, exchange):
-    """The round score of ``hand`` (M6), before any bonus."""
-    score = 0
-    for s in range(9):
-        c = hand[s]
-        if s == exchange:
-            score -= c
-        elif c == TOTALS[s]:
-            score += 2 * c
-        elif c >= NEEDED[s]:
-            score += c
-    return score
-
-
-@njit(cache=True)
-def is_valid_call(hand):
-    """Every suit held is a majority (M5)."""
-    for s in range(9):  # noqa: SIM110 (a loop compiles in numba; all() over a generator does not)
-        if 0 < hand[s] < NEEDED[s]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -69,7 +45,7 @@ def hand_value(hand, exchange, blocked, reach, stray_cost, ready):
     strays = 0
     for s in range(9):
         c = hand[s]
-        if c > 0 and c < NEEDED[s]:
+        if is_stray(c, s):
             strays += 1
             if s != exchange and not blocked[s]:
                 value += reach * c * c / NEEDED[s]
@@ -111,7 +87,7 @@ def _act_batch(obs, masks, n, params, out):
             unseen[s] = TOTALS[s] - hand[s] - seen - (1 if s == exchange else 0)
         here = hand_value(hand, exchange, blocked, reach, stray_cost, ready)
         # 1. a valid STONKS call worth making
-        if is_valid_call(hand) and hand_score(hand, exchange) + bonus >= call_at:
+        if all_majorities(hand) and hand_score(hand, exchange) + bonus >= call_at:
             out[b] = stonks
             continue
         # 2. the best TAKE or EXCHANGE
@@ -179,7 +155,7 @@ def _act_batch(obs, masks, n, params, out):
         # 4. ANNOUNCE the largest stray
         stray, most = -1, 0
         for s in range(9):
-            if 0 < hand[s] < NEEDED[s] and hand[s] > most:
+            if is_stray(hand[s], s) and hand[s] > most:
                 stray, most = s, hand[s]
         if stray >= 0 and not (ann_suit == stray and ann_count == most):
             out[b] = 1 + 9 * stray + most - 1

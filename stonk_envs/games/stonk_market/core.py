@@ -243,13 +243,18 @@ def decode(action, n):
 
 # ---------------------------------------------------------------------------- scoring
 @njit(cache=True)
+def is_stray(count, suit):
+    """``count`` cards of ``suit`` held, but not more than half of the suit: a minority (M5)."""
+    return count > 0 and 2 * count <= SUIT_TOTALS[suit]
+
+
+@njit(cache=True)
 def all_majorities(hand):
     """Every suit in ``hand`` is a majority: more than half of that suit's cards (M5)."""
-    minorities = 0
-    for suit in range(NUM_SUITS):
-        if hand[suit] > 0 and 2 * hand[suit] <= SUIT_TOTALS[suit]:
-            minorities += 1
-    return minorities == 0
+    for suit in range(NUM_SUITS):  # noqa: SIM110 (a loop compiles in numba; all() over a generator does not)
+        if is_stray(hand[suit], suit):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -636,7 +641,7 @@ def observe_hand_summary(hand, exchange, out, base):
     for suit in range(NUM_SUITS):
         c = hand[suit]
         out[base + suit] = 1.0 if 2 * c > SUIT_TOTALS[suit] else 0.0
-        out[base + NUM_SUITS + suit] = 1.0 if c > 0 and 2 * c <= SUIT_TOTALS[suit] else 0.0
+        out[base + NUM_SUITS + suit] = 1.0 if is_stray(c, suit) else 0.0
     out[base + 2 * NUM_SUITS] = 1.0 if all_majorities(hand) else 0.0
     out[base + 2 * NUM_SUITS + 1] = hand_score(hand, exchange)
 
