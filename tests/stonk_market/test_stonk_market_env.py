@@ -45,7 +45,7 @@ def test_pettingzoo_api_tests(n):
 
 @pytest.mark.parametrize(
     ("n", "actions", "obs", "with_memory"),
-    [(3, 257, 140, 468), (4, 339, 177, 597), (5, 421, 216, 730), (6, 503, 257, 867)],
+    [(3, 257, 166, 494), (4, 339, 207, 627), (5, 421, 250, 764), (6, 503, 295, 905)],
 )
 def test_space_sizes(n, actions, obs, with_memory):
     for memory, size in ((False, obs), (True, with_memory)):
@@ -94,7 +94,7 @@ def test_observation_layout_from_the_observers_seat():
     tick(env, p2=announce(BIOHIPPO, 2))
     observations, _, _, _, _ = tick(env, p3=bid(n, 3, 2, GLITCH, 1))
     obs = observations["player_1"]["observation"]
-    expected = np.zeros(177, np.float32)
+    expected = np.zeros(207, np.float32)
     expected[0:9] = [1, 1, 2, 2, 4, 2, 0, 2, 1]  # my hand after the deal
     expected[9 + SOCKTOPUS] = 1  # the Exchange card
     expected[18:22] = 15  # hand sizes of me, p2, p3, p0
@@ -107,7 +107,14 @@ def test_observation_layout_from_the_observers_seat():
     expected[157 + CHATTERFLY] = 1  # the hand summary: 4 of 7 Chatterfly is my one majority ...
     expected[166:175] = [1, 1, 1, 1, 0, 1, 0, 1, 1]  # ... every other suit I hold is a stray
     expected[175:177] = [0, 4 - 2]  # so no valid call; +4 Chatterfly, -2 for the Exchange's Socktopus
-    assert obs[:177].tolist() == expected.tolist()  # the public memory follows (test_stonk_market_memory.py)
+    # the move previews. EXCHANGE(s) takes in a Socktopus (3 of 9: 0 points, a stray) and makes s the
+    # Exchange's suit: -1 for a last Nobble, SweetBee or Blammo, -3 for three Chatterfly; Greedle and
+    # Socktopus are not open (my hand as it is); a last Glitch, Slinko or BioHippo leaves a stray fewer
+    expected[177:186] = [4, 4, 3, 3, -3, 3, 2, 2, 4]
+    expected[186:195] = [6, 6, 7, 7, 8, 7, 7, 7, 6]
+    expected[195:201] = [2, 2, 2, 7, 7, 7]  # TAKE: I have no announcement, so my hand as it is
+    expected[201:207] = [2, 2, 2, 7, 7, 7]  # getting p2's 2 BioHippo: 3 of 9, still a stray
+    assert obs[:207].tolist() == expected.tolist()  # the public memory follows (test_stonk_market_memory.py)
     assert observations["player_1"]["action_mask"][take(n, 1, 0)] == 0
     assert env.observation_space("player_1").contains(observations["player_1"])
 
@@ -265,3 +272,65 @@ def test_hand_summary_scores_each_seats_own_hand_through_random_play(n):
         actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents}
         observations, *_ = env.step(actions)
     assert checked >= 3 * n  # every seat, in each of the three rounds
+
+
+def previews(observation, n):
+    """The move previews of an observation: (scores, strays) after EXCHANGE, TAKE and getting."""
+    o = observation[n * n + 30 * n + 41 : n * n + 34 * n + 55].astype(int).tolist()
+    m = n - 1
+    return (o[0:9], o[9:18]), (o[18 : 18 + m], o[18 + m : 18 + 2 * m]), (o[18 + 2 * m : 18 + 3 * m], o[18 + 3 * m :])
+
+
+def score_and_strays(hand, exchange_suit, n):
+    hands = [[0] * 9] * n
+    hands[0] = hand
+    strays = sum(0 < 2 * c <= t for c, t in zip(hand, sm.SUIT_COUNTS, strict=True))
+    return sm.score_round(hands, exchange_suit, stonks_bonus=0)[0], strays
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_move_previews_score_each_move_through_random_play(n):
+    env = sm.parallel_env(num_players=n, memory=False, tick_cap=30)
+    observations, _ = env.reset(seed=n)
+    rng = np.random.default_rng(n)
+    checked = {"exchange": 0, "take": 0, "get": 0}
+    while env.agents:
+        st = env.table.states[0]
+        for seat, agent in enumerate(env.possible_agents):
+            if agent not in observations:
+                continue
+            hand, ex = st["hand"][seat].tolist(), int(st["exchange"])
+            now = score_and_strays(hand, ex, n)
+            (ex_scores, ex_strays), (take_scores, take_strays), (get_scores, get_strays) = previews(
+                observations[agent]["observation"], n
+            )
+            for suit in range(9):
+                expected = now
+                if suit != ex and hand[suit] > 0:
+                    trial = list(hand)
+                    trial[suit] -= 1
+                    trial[ex] += 1
+                    expected = score_and_strays(trial, suit, n)
+                    checked["exchange"] += 1
+                assert (ex_scores[suit], ex_strays[suit]) == expected
+            for jr in range(1, n):
+                j = (seat + jr) % n
+                expected = now
+                if st["ann_count"][seat] > 0 and st["bid_to"][j] == seat and st["bid_count"][j] > 0:
+                    trial = list(hand)
+                    trial[st["ann_suit"][seat]] -= st["ann_count"][seat]
+                    trial[st["bid_suit"][j]] += st["bid_count"][j]
+                    expected = score_and_strays(trial, ex, n)
+                    checked["take"] += 1
+                assert (take_scores[jr - 1], take_strays[jr - 1]) == expected
+                expected = now
+                if st["ann_count"][j] > 0:
+                    trial = list(hand)
+                    trial[st["ann_suit"][j]] += st["ann_count"][j]
+                    expected = score_and_strays(trial, ex, n)
+                    checked["get"] += 1
+                assert (get_scores[jr - 1], get_strays[jr - 1]) == expected
+            assert env.observation_space(agent)["observation"].contains(observations[agent]["observation"])
+        actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents}
+        observations, *_ = env.step(actions)
+    assert min(checked.values()) > 0  # every kind of preview was open at least once

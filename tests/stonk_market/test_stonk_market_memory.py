@@ -35,13 +35,13 @@ from stonk_envs.policies.players import builtin_player
 from stonk_envs.single_agent import SingleAgentEnv
 
 N = 4
-BASE = 177  # n^2 + 30n + 41 at 4 players: the observation without memory
+BASE = 207  # n^2 + 34n + 55 at 4 players: the observation without memory
 PER_SUIT_BLOCKS = ("ann_max", "bid_max", "last_ann", "last_bid", "wanted", "gained", "given", "last_hand")
 
 
 def memory(obs, n=N) -> dict:
     """The public memory of an observation, cut by the documented layout."""
-    m = np.asarray(obs[n * n + 30 * n + 41 :])
+    m = np.asarray(obs[n * n + 34 * n + 55 :])
     assert m.shape == (n * n + 85 * n + 64,)
     out, k = {}, 0
     for name in PER_SUIT_BLOCKS:
@@ -88,7 +88,7 @@ def test_memory_false_is_the_observation_without_memory_entry_for_entry(n):
     obs_a, _ = with_memory.reset(seed=3)
     obs_b, _ = without.reset(seed=3)
     rng = np.random.default_rng(n)
-    base = n * n + 30 * n + 41
+    base = n * n + 34 * n + 55
     steps = 0
     while with_memory.agents:
         for agent in with_memory.agents:
@@ -109,7 +109,7 @@ def test_memory_option_reaches_the_engine_and_the_single_agent_env():
     engine.reset(seed=1)
     assert engine.obs.shape[-1] == BASE
     env = SingleAgentEnv("stonk_market", opponents="random", num_players=3, memory=False)
-    assert env.observation_space.shape == (140,)
+    assert env.observation_space.shape == (166,)
     with pytest.raises(ValueError, match="memory must be True or False, got 'yes'"):
         sm.parallel_env(memory="yes")
 
@@ -322,7 +322,7 @@ def test_heuristic_and_random_play_stays_within_the_bounds(n):
             seen = np.maximum(seen, obs.max(axis=0))
             acts = players[game].act(obs, masks, rng)
             observations, *_ = env.step(dict(zip(env.agents, acts.tolist(), strict=True)))
-        assert seen[n * n + 30 * n + 41 :].sum() > 0  # the memory was written
+        assert seen[n * n + 34 * n + 55 :].sum() > 0  # the memory was written
 
 
 # ---------------------------------------------------------------------------- state()

@@ -37,13 +37,19 @@ majorities             9         1 where I hold a majority of the suit
 strays                 9         1 where I hold cards of the suit but no majority
 valid call             1         1 when every suit I hold is a majority (M5)
 my round score         1         my hand's M6 score with this Exchange card, no bonus
+after EXCHANGE         2 * 9     my round score, then my strays, after EXCHANGE(s)
+after TAKE             2(n - 1)  the same after taking relative seat j's bid (j >= 1)
+after getting          2(n - 1)  the same after getting j's announced cards
 =====================  ========  ===============================================
 
-That is n^2 + 30n + 41 entries, the whole observation with ``memory=False``. The last 20
-(the hand summary) are functions of my hand and the Exchange card, written out because a
-feed-forward network finds nine per-suit thresholds and their conjunction hard to learn. With
-``memory=True`` (the default) the public memory follows (M9, 2026-12-01): n^2 + 85n + 64
-more entries, 2n^2 + 115n + 105 in all (597 at n = 4). "This round" starts at each deal.
+That is n^2 + 34n + 55 entries, the whole observation with ``memory=False``. The hand summary
+(majorities to my round score, 20 entries) and the move previews after it (4n + 14) are
+functions of my hand and public offers, written out because a feed-forward network finds
+nine per-suit thresholds, their conjunction and a move's effect on them hard to learn. A
+preview of a move that is not open (no card of s, s the Exchange's suit, no bid on my
+announcement, no announcement) shows my hand as it is. With ``memory=True`` (the default)
+the public memory follows (M9, 2026-12-01): n^2 + 85n + 64 more entries, 2n^2 + 119n + 119
+in all (627 at n = 4). "This round" starts at each deal.
 
 ==========================  =========  ==================================================
 entries                     size       meaning
@@ -200,7 +206,13 @@ def num_actions(n):
 @njit(cache=True)
 def base_obs_size(n):
     """The observation without the public memory (``memory=False``)."""
-    return 2 * NUM_SUITS + n + 2 * n * NUM_SUITS + n * (n + NUM_SUITS) + 2 * n + 3 + HAND_SUMMARY
+    return 2 * NUM_SUITS + n + 2 * n * NUM_SUITS + n * (n + NUM_SUITS) + 2 * n + 3 + HAND_SUMMARY + previews_size(n)
+
+
+@njit(cache=True)
+def previews_size(n):
+    """The move previews: round score and strays after each EXCHANGE, TAKE and wanted announcement."""
+    return 2 * (NUM_SUITS + 2 * (n - 1))
 
 
 @njit(cache=True)
@@ -631,8 +643,9 @@ def observe(s, seat, out):
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
     observe_hand_summary(s.hand[seat], s.exchange, out, k + 3)
+    observe_previews(s, seat, out, k + 3 + HAND_SUMMARY)
     if s.memory:
-        observe_memory(s, seat, out, k + 3 + HAND_SUMMARY)
+        observe_memory(s, seat, out, base_obs_size(n))
 
 
 @njit(cache=True)
@@ -644,6 +657,60 @@ def observe_hand_summary(hand, exchange, out, base):
         out[base + NUM_SUITS + suit] = 1.0 if is_stray(c, suit) else 0.0
     out[base + 2 * NUM_SUITS] = 1.0 if all_majorities(hand) else 0.0
     out[base + 2 * NUM_SUITS + 1] = hand_score(hand, exchange)
+
+
+@njit(cache=True)
+def count_strays(hand):
+    """The suits of ``hand`` held short of a majority."""
+    strays = 0
+    for suit in range(NUM_SUITS):
+        if is_stray(hand[suit], suit):
+            strays += 1
+    return strays
+
+
+@njit(cache=True)
+def write_preview(trial, exchange, out, score_at, strays_at):
+    out[score_at] = hand_score(trial, exchange)
+    out[strays_at] = count_strays(trial)
+
+
+@njit(cache=True)
+def observe_previews(s, seat, out, base):
+    """What my hand would score (M6, no bonus), and its strays, after each move in sight.
+
+    EXCHANGE(s) for each suit; TAKE of each relative seat's bid on my announcement; getting
+    each relative seat's announced cards (what a bid on it would win). A move not open now
+    previews my hand as it is.
+    """
+    n = s.n
+    hand = s.hand[seat]
+    trial = hand.copy()
+    now_score, now_strays = hand_score(hand, s.exchange), count_strays(hand)
+    exchange_at = base
+    take_at = base + 2 * NUM_SUITS
+    wanted_at = take_at + 2 * (n - 1)
+    for suit in range(NUM_SUITS):
+        out[exchange_at + suit], out[exchange_at + NUM_SUITS + suit] = now_score, now_strays
+        if suit != s.exchange and hand[suit] > 0:
+            trial[suit] -= 1
+            trial[s.exchange] += 1
+            write_preview(trial, suit, out, exchange_at + suit, exchange_at + NUM_SUITS + suit)
+            trial[:] = hand
+    for jr in range(1, n):
+        j = (seat + jr) % n
+        take, wanted = take_at + jr - 1, wanted_at + jr - 1
+        out[take], out[take + n - 1] = now_score, now_strays
+        out[wanted], out[wanted + n - 1] = now_score, now_strays
+        if s.ann_count[seat] > 0 and s.bid_to[j] == seat and s.bid_count[j] > 0:
+            trial[s.ann_suit[seat]] -= s.ann_count[seat]
+            trial[s.bid_suit[j]] += s.bid_count[j]
+            write_preview(trial, s.exchange, out, take, take + n - 1)
+            trial[:] = hand
+        if s.ann_count[j] > 0:
+            trial[s.ann_suit[j]] += s.ann_count[j]
+            write_preview(trial, s.exchange, out, wanted, wanted + n - 1)
+            trial[:] = hand
 
 
 @njit(cache=True)
@@ -752,8 +819,25 @@ def observation_bounds(n, tick_cap, num_rounds, stonks_bonus, memory, low, high)
     high[k + 2] = tick_cap
     score_at = k + 3 + 2 * NUM_SUITS + 1  # the hand summary's round score, before any bonus
     low[score_at], high[score_at] = round_score_bounds(n, 0)
+    previews_bounds(n, low[k + 3 + HAND_SUMMARY :], high[k + 3 + HAND_SUMMARY :])
     if memory:
-        memory_bounds(n, tick_cap, num_rounds, high[k + 3 + HAND_SUMMARY :])
+        memory_bounds(n, tick_cap, num_rounds, high[base_obs_size(n) :])
+
+
+@njit(cache=True)
+def previews_bounds(n, low, high):
+    """The move previews' bounds: round scores of a reachable hand, up to nine strays.
+
+    After getting an announcement's cards (without giving any) the announcer may hold none,
+    so those hands are bounded as at one seat fewer.
+    """
+    lo, hi = round_score_bounds(n, 0)
+    _, hi_wanted = round_score_bounds(n - 1, 0)
+    k = 0
+    for size, top in ((NUM_SUITS, hi), (n - 1, hi), (n - 1, hi_wanted)):
+        low[k : k + size], high[k : k + size] = lo, top
+        high[k + size : k + 2 * size] = NUM_SUITS
+        k += 2 * size
 
 
 @njit(cache=True)
