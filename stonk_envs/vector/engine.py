@@ -29,6 +29,7 @@ import os
 
 import numpy as np
 from gymnasium.utils import seeding
+from numba.np.ufunc.parallel import _launch_threads  # starts the threading layer once per process
 
 from stonk_envs.core.game import Game
 from stonk_envs.core.validation import check_choice, check_int, check_optional_bool, check_seed
@@ -50,9 +51,26 @@ _STATE_ARRAYS = ("states", "obs", "masks", "actors", "rewards", "voids", "termin
                  "_joint", "_next_seeds", "_action_streams")
 """The buffers :meth:`BatchEngine.get_state` saves: all that the next steps or their readers depend on."""
 
-# OpenMP threads that spin between kernel calls starve the Python thread on a busy machine
-# (measured: 4x slower than one thread); sleeping threads cost little at these batch sizes.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def start_kernel_threads() -> None:
+    """Start numba's threads for the parallel kernels, as sleepers when idle unless the user chose.
+
+    OpenMP threads that spin between kernel calls starve the Python thread on a busy machine
+    (measured: 4x slower than one thread), and sleeping ones cost little at these batch sizes.
+    So ``OMP_WAIT_POLICY=PASSIVE`` is set (unless set already) only while numba's OpenMP runtime
+    starts and reads it. torch runs its own OpenMP runtime, which would read it too when loaded
+    later: its threads then sleep between the many small operations of a training step, and
+    training ran 1.5x slower.
+    """
+    if "OMP_WAIT_POLICY" in os.environ:
+        _launch_threads()
+        return
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    try:
+        _launch_threads()
+    finally:
+        del os.environ["OMP_WAIT_POLICY"]
 
 
 class BatchEngine:
@@ -70,6 +88,8 @@ class BatchEngine:
         self.obs_size = o = len(self.game.observation_bounds[0])
         self.agent_names = [f"player_{p}" for p in range(n)]
         self.parallel = num_envs >= PARALLEL_FROM if parallel is None else parallel
+        if self.parallel:
+            start_kernel_threads()
         acting = n if game.simultaneous else 1
         self._parallel_draw = self.parallel and num_envs * acting * a >= PARALLEL_DRAW_FROM
         self._observe_all = observe == "all"

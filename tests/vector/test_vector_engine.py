@@ -1,5 +1,9 @@
 """The batched engine: shapes, legal masks, auto-reset, bad input, partial steps, threads."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -210,3 +214,33 @@ def test_random_actions_are_uniform_over_the_legal_ones_and_seeded():
     assert np.array_equal(np.concatenate([again.random_actions().ravel().copy() for _ in range(200)]), draws)
     again.reset(seed=6)
     assert not np.array_equal(again.random_actions(), draws[: 64 * 4].reshape(64, 4))
+
+
+@pytest.mark.parametrize(("user_policy", "left"), [(None, None), ("ACTIVE", "ACTIVE")])
+def test_passive_omp_wait_policy_is_set_only_while_numbas_threads_start(user_policy, left):
+    """torch's OpenMP runtime, loaded after the engine's threads start, must not inherit PASSIVE."""
+    script = (
+        "import os\n"
+        "from stonk_envs import vector\n"
+        "assert 'OMP_WAIT_POLICY' not in os.environ or os.environ['OMP_WAIT_POLICY'] == 'ACTIVE'\n"
+        "engine = vector.make('stockpile', 4, num_players=4, parallel=True)\n"
+        "engine.reset(seed=0)\n"
+        "engine.step(engine.random_actions())\n"
+        "print(os.environ.get('OMP_WAIT_POLICY'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if user_policy:
+        env["OMP_WAIT_POLICY"] = user_policy
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str(left)
+
+
+def test_numbas_threads_start_under_the_passive_policy(monkeypatch):
+    from stonk_envs.vector import engine as engine_module
+
+    seen = []
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    monkeypatch.setattr(engine_module, "_launch_threads", lambda: seen.append(os.environ.get("OMP_WAIT_POLICY")))
+    vector.make("stockpile", 4, num_players=4, parallel=True)
+    vector.make("stockpile", 4, num_players=4, parallel=False)  # no threads: nothing started
+    assert seen == ["PASSIVE"] and "OMP_WAIT_POLICY" not in os.environ
