@@ -31,6 +31,7 @@ seat the learner holds learns."""
 DEVICES = ("auto", "cpu", "cuda")
 OBS_NORMS = ("auto", "running", "bounds")
 PRECISIONS = ("auto", "float32", "bfloat16")
+MEMORY_STARTS = ("random", "zero")
 LEAGUE_MIXES = ("seat", "game")
 """How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
 
@@ -88,6 +89,10 @@ class PPOConfig:
     trainer ppo only), or ``auto`` (trainer ppo: bfloat16 where the device has it natively, else float32;
     sb3: float32)."""
 
+    memory_start: str = "random"
+    """The first layers' weights on the public memory's inputs: ``random`` (drawn with the others), or ``zero``
+    (the network starts as one without the memory would and learns to read it; trainer ppo only)."""
+
     def __post_init__(self):
         _check(self, "ppo.", {
             "learning_rate": _numbers(high=1.0, above=0.0),
@@ -106,6 +111,7 @@ class PPOConfig:
         self.net_arch = [check_int("each width of ppo.net_arch", width, 1, 2**16) for width in self.net_arch]
         self.obs_norm = check_choice("ppo.obs_norm", self.obs_norm, OBS_NORMS)
         self.hidden_precision = check_choice("ppo.hidden_precision", self.hidden_precision, PRECISIONS)
+        self.memory_start = check_choice("ppo.memory_start", self.memory_start, MEMORY_STARTS)
 
 
 @dataclass
@@ -280,6 +286,8 @@ class TrainConfig:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":
             raise ValueError("ppo.hidden_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
+        if self.trainer == "sb3" and self.ppo.memory_start != "random":
+            raise ValueError("ppo.memory_start=zero needs trainer=ppo (the sb3 trainer builds its own network)")
         if self.trainer == "sb3" and self.league.mix != "seat":
             raise ValueError("league.mix=game needs trainer=ppo; the sb3 trainer draws each seat on its own")
         if self.trainer == "sb3" and self.imitation.samples:

@@ -233,6 +233,8 @@ def test_a_run_with_bfloat16_hidden_layers_resumes_bit_for_bit(tmp_path):
         (["trainer=sb3", "eval.crossplay_games=10"], "eval.crossplay_games needs trainer=ppo"),
         (["trainer=sb3", "ppo.hidden_precision=bfloat16"], "ppo.hidden_precision=bfloat16 needs trainer=ppo"),
         (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
+        (["trainer=ppo", "ppo.memory_start=ones"], r"ppo.memory_start must be one of \['random', 'zero'\], got 'ones'"),
+        (["trainer=sb3", "ppo.memory_start=zero"], "ppo.memory_start=zero needs trainer=ppo"),
     ],
 )
 def test_config_errors_name_the_key(overrides, message):
@@ -272,3 +274,20 @@ def test_snapshots_play_in_one_pass_with_each_rows_own_weights():
     with torch.no_grad():
         alone = net.body(net.inputs(torch.from_numpy(obs[:3]))).numpy()
     np.testing.assert_allclose(snapshots.logits(np.full(3, 250), obs[:3]), alone, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("game", ["stonk_market", "stockpile", "stocks_and_bombs"])
+def test_memory_start_zero_leaves_the_first_layers_blind_to_the_memory(tmp_path, game):
+    config = tiny_config(tmp_path, 100, f"game={game}", "num_players=4", "ppo.memory_start=zero",
+                         "ppo.net_arch=[16,8]", "env_config.memory=true")
+    run = PPORun(config)
+    without = vector.make(game, 1, num_players=4, memory=False).obs_size
+    assert without < run.engine.obs_size
+    for first in (run.net.actor.body[0], run.net.critic[0]):
+        assert (first.weight[:, without:] == 0).all()
+        rows = first.weight[:, :without]  # orthogonal rows of gain sqrt(2), as for an input of that width
+        torch.testing.assert_close(rows @ rows.T, 2 * torch.eye(16))
+    assert (run.net.actor.body[2].weight != 0).any()  # only the first layers start blind
+    no_memory = PPORun(tiny_config(tmp_path, 100, f"game={game}", "num_players=4", "ppo.memory_start=zero",
+                                   "env_config.memory=false"))
+    assert (no_memory.net.actor.body[0].weight != 0).all()  # no memory: every input drawn

@@ -70,8 +70,16 @@ def resolve_hidden_dtype(precision: str, device: torch.device) -> torch.dtype:
     return getattr(torch, precision)
 
 
-def _init(layer: nn.Linear, gain: float) -> None:
-    nn.init.orthogonal_(layer.weight, gain)
+def _init(layer: nn.Linear, gain: float, inputs: int | None = None) -> None:
+    """Orthogonal weights of ``gain`` and zero biases; with ``inputs``, only the first ``inputs`` columns
+    are drawn (as for a layer of that width) and the rest start at zero."""
+    if inputs is None:
+        nn.init.orthogonal_(layer.weight, gain)
+    else:
+        drawn = nn.init.orthogonal_(torch.empty(layer.out_features, inputs), gain)
+        with torch.no_grad():
+            layer.weight.zero_()
+            layer.weight[:, :inputs] = drawn
     nn.init.zeros_(layer.bias)
 
 
@@ -85,7 +93,10 @@ class ActorCritic(nn.Module):
         hidden: list[int],
         bounds: np.ndarray | None,
         hidden_dtype: torch.dtype = torch.float32,
+        memory_from: int | None = None,
     ):
+        """``memory_from``: where the public memory starts in the observation, to start the first layers'
+        weights on it at zero (``ppo.memory_start: zero``), the others drawn as for an input that ends there."""
         super().__init__()
         self.hidden_dtype = hidden_dtype
         """The dtype of the hidden layers' products and activations (:func:`resolve_hidden_dtype`)."""
@@ -102,7 +113,8 @@ class ActorCritic(nn.Module):
         self.critic = nn.Sequential(*layers)
         for net, last_gain in ((self.actor.body, 0.01), (self.critic, 1.0)):
             linears = [m for m in net if isinstance(m, nn.Linear)]
-            for layer in linears[:-1]:
+            _init(linears[0], float(np.sqrt(2)), memory_from)  # net_arch has at least one hidden layer
+            for layer in linears[1:-1]:
                 _init(layer, float(np.sqrt(2)))
             _init(linears[-1], last_gain)
 

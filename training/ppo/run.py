@@ -61,7 +61,7 @@ class PPORun:
         low, high = self.engine.game.observation_bounds
         bounds = observation_bounds_scale(low, high) if c.ppo.obs_norm == "bounds" else None
         self.net = ActorCritic(self.engine.obs_size, self.engine.num_actions, list(c.ppo.net_arch), bounds,
-                               resolve_hidden_dtype(c.ppo.hidden_precision, self.device))
+                               resolve_hidden_dtype(c.ppo.hidden_precision, self.device), self._memory_from())
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.ppo.learning_rate, eps=1e-5)
         self.stats = RunningStats(self.engine.obs_size)
@@ -90,6 +90,14 @@ class PPORun:
         self.writer: SummaryWriter | None = None
 
     # ------------------------------------------------------------------ building
+    def _memory_from(self) -> int | None:
+        """Where the public memory starts in the observation, for ``ppo.memory_start: zero`` (None: no memory)."""
+        c = self.config
+        if c.ppo.memory_start != "zero":
+            return None
+        without = vector.make(c.game, 1, num_players=c.num_players, **{**c.env_config, "memory": False}).obs_size
+        return without if without < self.engine.obs_size else None
+
     def new_model(self) -> None:
         """Deal the first games and fit the observation statistics to their first decisions."""
         self.rollouts.deal(int(self.rng.integers(2**62)))
