@@ -89,9 +89,10 @@ class PPOConfig:
     trainer ppo only), or ``auto`` (trainer ppo: bfloat16 where the device has it natively, else float32;
     sb3: float32)."""
 
-    memory_start: str = "random"
-    """The first layers' weights on the public memory's inputs: ``random`` (drawn with the others), or ``zero``
-    (the network starts as one without the memory would and learns to read it; trainer ppo only)."""
+    memory_start: str = "zero"
+    """The first layers' weights on the public memory's inputs: ``zero`` (the network starts as one without the
+    memory would, and learns to read it) or ``random`` (drawn with the others). Trainer ppo only: the sb3 trainer
+    draws every weight."""
 
     def __post_init__(self):
         _check(self, "ppo.", {
@@ -286,8 +287,6 @@ class TrainConfig:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":
             raise ValueError("ppo.hidden_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
-        if self.trainer == "sb3" and self.ppo.memory_start != "random":
-            raise ValueError("ppo.memory_start=zero needs trainer=ppo (the sb3 trainer builds its own network)")
         if self.trainer == "sb3" and self.league.mix != "seat":
             raise ValueError("league.mix=game needs trainer=ppo; the sb3 trainer draws each seat on its own")
         if self.trainer == "sb3" and self.imitation.samples:

@@ -234,7 +234,6 @@ def test_a_run_with_bfloat16_hidden_layers_resumes_bit_for_bit(tmp_path):
         (["trainer=sb3", "ppo.hidden_precision=bfloat16"], "ppo.hidden_precision=bfloat16 needs trainer=ppo"),
         (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
         (["trainer=ppo", "ppo.memory_start=ones"], r"ppo.memory_start must be one of \['random', 'zero'\], got 'ones'"),
-        (["trainer=sb3", "ppo.memory_start=zero"], "ppo.memory_start=zero needs trainer=ppo"),
     ],
 )
 def test_config_errors_name_the_key(overrides, message):
@@ -291,3 +290,6 @@ def test_memory_start_zero_leaves_the_first_layers_blind_to_the_memory(tmp_path,
     no_memory = PPORun(tiny_config(tmp_path, 100, f"game={game}", "num_players=4", "ppo.memory_start=zero",
                                    "env_config.memory=false"))
     assert (no_memory.net.actor.body[0].weight != 0).all()  # no memory: every input drawn
+    drawn = PPORun(tiny_config(tmp_path, 100, f"game={game}", "num_players=4", "ppo.memory_start=random",
+                               "env_config.memory=true"))
+    assert (drawn.net.actor.body[0].weight[:, without:] != 0).all()
