@@ -52,7 +52,6 @@ _STATE_ARRAYS = ("states", "obs", "masks", "actors", "rewards", "voids", "termin
 """The buffers :meth:`BatchEngine.get_state` saves: all that the next steps or their readers depend on."""
 
 
-
 def start_kernel_threads() -> None:
     """Start numba's threads for the parallel kernels, as sleepers when idle unless the user chose.
 

@@ -21,6 +21,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from stonk_envs import vector
+from stonk_envs.games_index import build_game
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
@@ -95,8 +96,8 @@ class PPORun:
         c = self.config
         if c.ppo.memory_start != "zero":
             return None
-        without = vector.make(c.game, 1, num_players=c.num_players, **{**c.env_config, "memory": False}).obs_size
-        return without if without < self.engine.obs_size else None
+        low, _ = build_game(c.game, num_players=c.num_players, **{**c.env_config, "memory": False}).observation_bounds
+        return len(low) if len(low) < self.engine.obs_size else None
 
     def new_model(self) -> None:
         """Deal the first games and fit the observation statistics to their first decisions."""

@@ -261,12 +261,19 @@ def is_stray(count, suit):
 
 
 @njit(cache=True)
+def count_strays(hand):
+    """The suits of ``hand`` held short of a majority."""
+    strays = 0
+    for suit in range(NUM_SUITS):
+        if is_stray(hand[suit], suit):
+            strays += 1
+    return strays
+
+
+@njit(cache=True)
 def all_majorities(hand):
     """Every suit in ``hand`` is a majority: more than half of that suit's cards (M5)."""
-    for suit in range(NUM_SUITS):  # noqa: SIM110 (a loop compiles in numba; all() over a generator does not)
-        if is_stray(hand[suit], suit):
-            return False
-    return True
+    return count_strays(hand) == 0
 
 
 @njit(cache=True)
@@ -642,31 +649,24 @@ def observe(s, seat, out):
     out[k] = s.round
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
-    observe_hand_summary(s.hand[seat], s.exchange, out, k + 3)
-    observe_previews(s, seat, out, k + 3 + HAND_SUMMARY)
+    hand = s.hand[seat]
+    score, strays = hand_score(hand, s.exchange), count_strays(hand)
+    observe_hand_summary(hand, score, strays, out, k + 3)
+    observe_previews(s, seat, score, strays, out, k + 3 + HAND_SUMMARY)
     if s.memory:
         observe_memory(s, seat, out, base_obs_size(n))
 
 
 @njit(cache=True)
-def observe_hand_summary(hand, exchange, out, base):
-    """What ``hand`` is worth now (M5, M6): per suit a majority held, a stray held; a valid call; the score."""
+def observe_hand_summary(hand, score, strays, out, base):
+    """What ``hand`` (its round score and strays given) is worth now (M5, M6): per suit a majority held, a
+    stray held; a valid call; the score."""
     for suit in range(NUM_SUITS):
         c = hand[suit]
         out[base + suit] = 1.0 if 2 * c > SUIT_TOTALS[suit] else 0.0
         out[base + NUM_SUITS + suit] = 1.0 if is_stray(c, suit) else 0.0
-    out[base + 2 * NUM_SUITS] = 1.0 if all_majorities(hand) else 0.0
-    out[base + 2 * NUM_SUITS + 1] = hand_score(hand, exchange)
-
-
-@njit(cache=True)
-def count_strays(hand):
-    """The suits of ``hand`` held short of a majority."""
-    strays = 0
-    for suit in range(NUM_SUITS):
-        if is_stray(hand[suit], suit):
-            strays += 1
-    return strays
+    out[base + 2 * NUM_SUITS] = 1.0 if strays == 0 else 0.0
+    out[base + 2 * NUM_SUITS + 1] = score
 
 
 @njit(cache=True)
@@ -676,17 +676,16 @@ def write_preview(trial, exchange, out, score_at, strays_at):
 
 
 @njit(cache=True)
-def observe_previews(s, seat, out, base):
+def observe_previews(s, seat, now_score, now_strays, out, base):
     """What my hand would score (M6, no bonus), and its strays, after each move in sight.
 
     EXCHANGE(s) for each suit; TAKE of each relative seat's bid on my announcement; getting
     each relative seat's announced cards (what a bid on it would win). A move not open now
-    previews my hand as it is.
+    previews my hand as it is (``now_score``, ``now_strays``).
     """
     n = s.n
     hand = s.hand[seat]
     trial = hand.copy()
-    now_score, now_strays = hand_score(hand, s.exchange), count_strays(hand)
     exchange_at = base
     take_at = base + 2 * NUM_SUITS
     wanted_at = take_at + 2 * (n - 1)
