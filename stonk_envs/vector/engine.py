@@ -18,9 +18,10 @@ only the seats that act next, the others all zero, which saves most of the work 
 turn-based game). Masks are always written for every seat.
 
 The arrays returned by :meth:`BatchEngine.reset` and :meth:`BatchEngine.step` are the
-engine's own buffers, overwritten by the next call: copy what you keep. ``obs`` is a read-only
-view: a game may rewrite only the parts of its rows that changed since the last step, so the
-rows must keep exactly what the engine wrote.
+engine's own buffers, overwritten by the next call: copy what you keep. ``obs`` and ``states``
+are read-only views: a game may rewrite only the parts of its rows that the last step changed,
+so the rows must keep exactly what the engine wrote, and the records may change only through
+the engine (:meth:`BatchEngine.set_state` to start from other ones).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ MAX_NUM_ENVS = 2**24
 _STATE_ARRAYS = ("states", "obs", "masks", "actors", "rewards", "voids", "terminated", "final_obs", "final_states",
                  "_joint", "_next_seeds", "_action_streams")
 """The buffers :meth:`BatchEngine.get_state` saves: all that the next steps or their readers depend on."""
+TOUCHED_FIELD = "touched"
+"""A state record's bit set of the observation sections changed since its rows were last written,
+where its game keeps one (Stockpile: ``games/stockpile/touched.py``); all bits set means "check
+every section"."""
 
 
 def start_kernel_threads() -> None:
@@ -93,7 +98,9 @@ class BatchEngine:
         self._parallel_draw = self.parallel and num_envs * acting * a >= PARALLEL_DRAW_FROM
         self._observe_all = observe == "all"
         self._args = game.init_args()
-        self.states = np.zeros(num_envs, dtype=self.game.state_dtype)
+        self._states = np.zeros(num_envs, dtype=self.game.state_dtype)
+        self.states = self._states.view()
+        self.states.flags.writeable = False
         self._obs = np.zeros((num_envs, n, o), np.float32)
         self.obs = self._obs.view()
         self.obs.flags.writeable = False
@@ -134,7 +141,7 @@ class BatchEngine:
             2**63, size=self.num_envs, dtype=np.uint64
         )
         run = kernels.reset_parallel if self.parallel else kernels.reset_serial
-        run(self.states, seeds, self._args, self._observe_all, self._obs, self.masks, self.actors)
+        run(self._states, seeds, self._args, self._observe_all, self._obs, self.masks, self.actors)
         self.rewards[:] = 0.0
         self.voids[:] = 0
         self.terminated[:] = False
@@ -175,7 +182,7 @@ class BatchEngine:
         run = kernels.step_parallel if self.parallel else kernels.step_serial
         out = (self.rewards, self.voids, self.terminated, self.final_obs, self.final_states, self._obs, self.masks,
                self.actors)
-        run(self.states, active, actions, self._joint, self._args, self._next_seeds, self._observe_all, out)
+        run(self._states, active, actions, self._joint, self._args, self._next_seeds, self._observe_all, out)
         for i in np.flatnonzero(self.terminated):
             self._next_seeds[i] = self._generators[i].integers(2**63)
         return self.obs, self.masks, self.rewards, self.terminated
@@ -229,8 +236,13 @@ class BatchEngine:
             bit_generator = getattr(np.random, saved_state["bit_generator"])()
             bit_generator.state = saved_state
             generators.append(np.random.Generator(bit_generator))
+        if state["arrays"]["states"].dtype != self.states.dtype:
+            raise ValueError("saved engine state holds records of another layout (saved by another version of the "
+                             "game): start from reset() instead")
         for name in _STATE_ARRAYS:
-            getattr(self, "_obs" if name == "obs" else name)[...] = state["arrays"][name]
+            getattr(self, f"_{name}" if name in ("obs", "states") else name)[...] = state["arrays"][name]
+        if TOUCHED_FIELD in self._states.dtype.names:
+            self._states[TOUCHED_FIELD] = -1  # records from outside: the next update checks every section
         self._generators = generators
 
     def state_vectors(self) -> np.ndarray:
@@ -238,5 +250,5 @@ class BatchEngine:
         if not self._generators:
             raise ValueError("state_vectors() called before reset()")
         out = np.zeros((self.num_envs, self.game.state_size), np.float32)
-        kernels.state_vectors(self.states, out)
+        kernels.state_vectors(self._states, out)
         return out

@@ -8,9 +8,19 @@ games, including the last observations of finished games.
 import numpy as np
 import pytest
 from numba import njit
+from sp_helpers import Table
 
-from stonk_envs.games.stockpile.observe import observe_all_update
-from stonk_envs.games.stockpile.state import DIVIDEND_PHASE, LED_BIDS, NUM_KINDS, REC_PAID
+from stonk_envs.games.stockpile import touched as tc
+from stonk_envs.games.stockpile.observe import observe, observe_all_update
+from stonk_envs.games.stockpile.state import (
+    DIVIDEND_PHASE,
+    EV_BANKRUPTCIES,
+    EV_SPLITS,
+    LED_BIDS,
+    NUM_KINDS,
+    REC_PAID,
+)
+from stonk_envs.games.stockpile.touched import EVERYTHING
 from stonk_envs.policies.games import make_game
 from stonk_envs.vector.engine import BatchEngine
 
@@ -43,6 +53,62 @@ def test_engine_rows_match_one_seat_writer_bit_for_bit(n, memory):
     assert finished > 0
 
 
+@njit
+def _games_with_stale_rows(states, obs, scratch):
+    """How many games have a seat whose engine row differs from :func:`observe` written from zeros."""
+    stale = 0
+    for i in range(states.shape[0]):
+        for seat in range(states[i].n):
+            observe(states[i], seat, scratch)
+            if (scratch != obs[i, seat]).any():
+                stale += 1
+                break
+    return stale
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_touched_sections_cover_every_change_over_long_play(n):
+    """The rules' touched bits let the update skip sections: over thousands of steps, through
+    splits, bankruptcies, debts and split-card dividends, no row may go stale."""
+    game = make_game("stockpile", n)
+    engine = BatchEngine(game, 64, parallel=False, observe="all")
+    engine.reset(seed=40 + n)
+    scratch = np.zeros(engine.obs_size, np.float32)
+    stale, seen = 0, dict.fromkeys(("debt", "split reveal", "split", "bankruptcy"), False)
+    for _ in range(2500):
+        obs, _, _, terminated = engine.step(engine.random_actions())
+        stale += _games_with_stale_rows(engine.states, obs, scratch)
+        seen["debt"] |= bool((engine.states["debt_len"] > 0).any())
+        seen["split reveal"] |= bool(((engine.states["phase"] == DIVIDEND_PHASE) & (engine.states["sub"] == 1)).any())
+        events = engine.final_states["company_events"][terminated]
+        seen["split"] |= bool(events[..., EV_SPLITS].any())
+        seen["bankruptcy"] |= bool(events[..., EV_BANKRUPTCIES].any())
+    assert stale == 0
+    assert all(seen.values()), seen
+
+
+def test_small_decisions_touch_only_what_they_change():
+    """A placement touches the two piles and the placer's hand and round record; a first bid
+    its pile and the bidder's public block and record (exact bits, so a decision that starts
+    touching everything shows here); an outbid also the outbid seat's block."""
+    t = Table(n=4, seed=2)
+    first = t.actor
+    t["touched"] = 0
+    t.act(t.supply_action(0, 1, 3))
+    assert t["touched"] == (1 << tc.PILES + 1) | (1 << tc.PILES + 3) | (1 << tc.HANDS + first) | (
+        1 << tc.INPUTS + first
+    )
+    for _ in range(3):
+        t.act(t.supply_action(0, 0, 2))
+    bidder = t.actor
+    t["touched"] = 0
+    t.act(t.bid_action(2, t.game.config.bid_values[0]))
+    assert t["touched"] == (1 << tc.PILES + 2) | (1 << tc.SEATS + bidder) | (1 << tc.INPUTS + bidder)
+    t["touched"] = 0
+    t.act(t.bid_action(2, t.game.config.bid_values[1]))  # outbids: the first bidder's block changes too
+    assert t["touched"] & (1 << tc.SEATS + bidder)
+
+
 def test_observe_all_ignores_what_the_buffer_held():
     game = make_game("stockpile", 4)
     engine = BatchEngine(game, 2, parallel=False, observe="all")
@@ -61,18 +127,30 @@ def test_engine_observations_are_read_only():
         obs[0, 0, 0] = 1.0
 
 
-def test_a_state_edited_between_steps_is_observed_exactly():
-    """The engine skips a seat's blocks by comparing what they are written from, not by
-    trusting the rules to report changes: an edit from outside shows in the next step."""
+def test_engine_records_are_read_only():
+    """The rows are updated from what the rules report changed, so the records may change only
+    through the engine."""
+    engine = BatchEngine(make_game("stockpile", 4), 2, parallel=False, observe="all")
+    engine.reset(seed=1)
+    with pytest.raises(ValueError, match="read-only"):
+        engine.states["cash"][0, 1] += 7
+
+
+def test_records_edited_through_set_state_are_observed_exactly():
+    """Records that come in from outside are checked section by section at the next step, so
+    edits the rules never reported show there."""
     game = make_game("stockpile", 4)
     engine = BatchEngine(game, 2, parallel=False, observe="all")
     engine.reset(seed=3)
     for _ in range(40):
         engine.step(engine.random_actions())
-    engine.states["memory"][0, 2, 1, 0] += 3
-    engine.states["split"][0, 3, 5] += 1
-    engine.states["won_up"][0, 1, 4] += 2
-    engine.states["company_events"][0, 4, 0] += 1
+    saved = engine.get_state()
+    records = saved["arrays"]["states"]
+    records["memory"][0, 2, 1, 0] += 3
+    records["split"][0, 3, 5] += 1
+    records["won_up"][0, 1, 4] += 2
+    records["company_events"][0, 4, 0] += 1
+    engine.set_state(saved)
     obs, _, _, terminated = engine.step(engine.random_actions())
     assert not terminated[0]
     assert obs[0].tobytes() == _reference(game, engine.states, 0, 4, engine.obs_size).tobytes()
@@ -80,6 +158,8 @@ def test_a_state_edited_between_steps_is_observed_exactly():
 
 @njit
 def _update(states, i, out):
+    """Check every section of game i's rows against its snapshots (as after records from outside)."""
+    states[i].touched = EVERYTHING
     observe_all_update(states[i], out)
 
 
@@ -161,12 +241,12 @@ def test_the_update_rewrites_a_section_whose_inputs_were_edited(case, n):
     """Edit one input of one section, update the engine's rows without a step: each section's
     snapshot must cover what it is written from (the edit must be visible, and observed)."""
     game, engine, i = _engine_mid_game(n)
-    rows = engine.obs[i].copy()
+    rows, states = engine.obs[i].copy(), engine.states.copy()
     for field, index, value in EDITS[case]:
-        _edit(engine.states, i, n, field, index, value)
-    expected = _reference(game, engine.states, i, n, engine.obs_size)
+        _edit(states, i, n, field, index, value)
+    expected = _reference(game, states, i, n, engine.obs_size)
     assert expected.tobytes() != rows.tobytes(), "the edit does not show in the observation"
-    _update(engine.states, i, rows)
+    _update(states, i, rows)
     assert rows.tobytes() == expected.tobytes()
 
 
@@ -178,8 +258,8 @@ def test_values_too_wide_for_a_snapshot_are_observed_exactly(field, index, value
     """The snapshots are narrow integers: a value they cannot hold must never pass for one they can
     (200 wraps to -56 in 8 bits, 40,000 to -25,536 in 16)."""
     game, engine, i = _engine_mid_game(4)
-    rows = engine.obs[i].copy()
+    rows, states = engine.obs[i].copy(), engine.states.copy()
     for v in values:
-        _edit(engine.states, i, 4, field, index, _to(v))
-        _update(engine.states, i, rows)
-        assert rows.tobytes() == _reference(game, engine.states, i, 4, engine.obs_size).tobytes(), v
+        _edit(states, i, 4, field, index, _to(v))
+        _update(states, i, rows)
+        assert rows.tobytes() == _reference(game, states, i, 4, engine.obs_size).tobytes(), v

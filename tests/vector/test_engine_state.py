@@ -79,3 +79,18 @@ def test_a_mismatched_engine_refuses_the_state(game, num_envs, config, message):
         other.set_state(engine.get_state())
     assert message in str(info.value)
     np.testing.assert_array_equal(other.obs, obs)
+
+
+def test_records_of_another_layout_are_refused():
+    """A state saved by another version of a game (its record has other fields) is refused
+    before anything changes."""
+    engine = vector.make("stockpile", 2, num_players=4)
+    engine.reset(seed=0)
+    saved = engine.get_state()
+    old = saved["arrays"]["states"]
+    fields = [(name, old.dtype.fields[name][0]) for name in old.dtype.names if name != "touched"]
+    saved["arrays"]["states"] = np.zeros(old.shape, np.dtype(fields))
+    before = engine.states.copy()
+    with pytest.raises(ValueError, match="records of another layout"):
+        engine.set_state(saved)
+    assert engine.states.tobytes() == before.tobytes()

@@ -21,6 +21,7 @@ from stonk_envs.games.stockpile.state import (
     STATE_DTYPE,
     SUPPLY,
 )
+from stonk_envs.games.stockpile.touched import EVERYTHING
 
 __all__ = [
     "STATE_DTYPE",
@@ -85,6 +86,7 @@ def init(
     s.reward_scale = reward_scale
     s.mem_on = memory
     s.obs_seen = False
+    s.touched = EVERYTHING
     s.round = 0
     s.first = 0
     s.game_over = False

@@ -84,6 +84,20 @@ from stonk_envs.games.stockpile.state import (
     NUM_REC,
     PILE_CAP,
 )
+from stonk_envs.games.stockpile.touched import (
+    DECK,
+    HANDS,
+    INPUTS,
+    MARKET,
+    PAIRS,
+    PILES,
+    ROUNDS,
+    SEAT_COMPANY,
+    SEATS,
+    TIPS,
+    is_touched,
+    seat_touched,
+)
 
 SEAT_BLOCK = 6
 COMPANY_BLOCK = 1 + NUM_MEMORY
@@ -475,12 +489,12 @@ def _update_front(s, out):
     market = actor + 2 * n
     public_pair = my_pair - 2 * NUM_COMPANIES
     deck = piles - 1 - NUM_KINDS
-    market_changed = _market_changed(s)
-    pairs_changed = _pairs_changed(s)
-    deck_changed = _deck_changed(s)
+    market_changed = is_touched(s, MARKET) and _market_changed(s)
+    pairs_changed = is_touched(s, PAIRS) and _pairs_changed(s)
+    deck_changed = is_touched(s, DECK) and _deck_changed(s)
     changed_piles = 0
     for t in range(n):
-        if _pile_changed(s, t):
+        if seat_touched(s, PILES, t) and _pile_changed(s, t):
             changed_piles |= 1 << t
     for seat in range(n):
         row = out[seat]
@@ -502,10 +516,10 @@ def _update_front(s, out):
                 fill(pile, 0.0)
                 _write_pile_public(s, t, pile)
                 _write_pile_own(s, t, seat, pile)
-        if _hand_changed(s, seat):
+        if seat_touched(s, HANDS, seat) and _hand_changed(s, seat):
             fill(row[my_hand : my_hand + 2 * NUM_KINDS], 0.0)
             _write_hand(s, seat, row)
-        if _tips_changed(s, seat):
+        if seat_touched(s, TIPS, seat) and _tips_changed(s, seat):
             _write_tips(s, seat, row)
 
 
@@ -516,17 +530,17 @@ def _update_seat_blocks(s, out):
     hold what they would be written."""
     n = s.n
     for q in range(n):
-        if _seat_changed(s, q):
+        if seat_touched(s, SEATS, q) and _seat_changed(s, q):
             for seat in range(n):
                 start = _offsets(n)[4] + relative(q, seat, n) * SEAT_BLOCK
                 _write_seat_block(s, q, out[seat, start : start + SEAT_BLOCK])
-        companies = _companies_changed(s, q)
+        companies = _companies_changed(s, q) if seat_touched(s, SEAT_COMPANY, q) else 0
         for c in range(NUM_COMPANIES):
             if companies >> c & 1:
                 for seat in range(n):
                     start = _offsets(n)[5] + (relative(q, seat, n) * NUM_COMPANIES + c) * COMPANY_BLOCK
                     _write_company_block(s, q, c, out[seat, start : start + COMPANY_BLOCK])
-        parts = seat_inputs_changed(s, q)
+        parts = seat_inputs_changed(s, q) if seat_touched(s, INPUTS, q) else 0
         if parts and s.mem_on:
             for seat in range(n):
                 start = obs_size(n) + relative(q, seat, n) * seat_memory_block(n)
@@ -541,7 +555,7 @@ def _update_seat_blocks(s, out):
 @njit(cache=True)
 def _update_rounds(s, out):
     """Rewrite every row's memory company counts and round history if they changed."""
-    if not (rounds_changed(s) and s.mem_on):
+    if not (is_touched(s, ROUNDS) and rounds_changed(s) and s.mem_on):
         return
     memory = obs_size(s.n)
     first = out[0, memory:]
@@ -554,15 +568,17 @@ def _update_rounds(s, out):
 def observe_all_update(s, out):
     """:func:`observe_all` into rows that hold what the last call of this function on ``s``
     wrote (the batched engine's own rows): only the turn and actor one-hots are always
-    written; every other section is rewritten only when what it is written from changed
-    (compared with the snapshots ``s.seen_*``). The first call after ``init`` writes everything."""
+    written; every other section is rewritten only when the steps since then touched it
+    (``s.touched``, set by the rules) and what it is written from changed (compared with the
+    snapshots ``s.seen_*``). The first call after ``init`` writes everything."""
     if not s.obs_seen:
         observe_all(s, out)
         _remember_all(s)
-        return
-    _update_front(s, out)
-    _update_seat_blocks(s, out)
-    _update_rounds(s, out)
+    else:
+        _update_front(s, out)
+        _update_seat_blocks(s, out)
+        _update_rounds(s, out)
+    s.touched = 0
 
 
 @njit(cache=True)

@@ -3,6 +3,10 @@
 Only decisions are steps. After each decision the game runs on by itself through the phases
 that need none (the information deal, the resolution of bids, movement without a dividend)
 until the next decision or the end of the game.
+
+Each decision also records which observation sections it may have changed (:mod:`.touched`):
+those of the actor and the piles it used for the small ones, everything for those that run
+on into the resolution of bids, a price move or movement.
 """
 
 import numpy as np
@@ -46,6 +50,17 @@ from stonk_envs.games.stockpile.state import (
     SELLING,
     SPLIT_SALE_FACTOR,
     SUPPLY,
+)
+from stonk_envs.games.stockpile.touched import (
+    DECK,
+    EVERYTHING,
+    HANDS,
+    INPUTS,
+    PILES,
+    SEAT_COMPANY,
+    SEATS,
+    touch,
+    touch_seat,
 )
 
 
@@ -147,6 +162,10 @@ def supply(s, i):
     n = s.n
     p = s.actor
     up = i // (n * n)
+    touch_seat(s, PILES, (i // n) % n)
+    touch_seat(s, PILES, i % n)
+    touch_seat(s, HANDS, p)
+    touch_seat(s, INPUTS, p)
     place(s, (i // n) % n, s.hand[p, up], True, p)
     place(s, i % n, s.hand[p, 1 - up], False, p)
     s.round_rec[p, REC_UP_KIND] = s.hand[p, up]
@@ -169,7 +188,11 @@ def bid(s, i):
     p = s.actor
     t = i // s.num_bids
     prev = s.bidder[t]
+    touch_seat(s, PILES, t)
+    touch_seat(s, SEATS, p)
+    touch_seat(s, INPUTS, p)
     if prev != NONE:
+        touch_seat(s, SEATS, prev)
         s.track_of[prev] = NONE
     s.bidder[t] = p
     s.bid_v[t] = i % s.num_bids
@@ -193,6 +216,7 @@ def bid(s, i):
 @njit(cache=True)
 def resolve_demand(s):
     """S10: in turn order, pay the bid and take the pile; fees in the order the pile was laid."""
+    touch(s, EVERYTHING)
     n = s.n
     for k in range(n):
         p = seat_at(s, k)
@@ -252,6 +276,7 @@ def begin_action(s):
 @njit(cache=True)
 def play(s, i):
     """S11: play one action card on a company; move on when the actor has none left."""
+    touch(s, EVERYTHING)  # a price move may split or bankrupt the company
     p = s.actor
     c = i % NUM_COMPANIES
     if i < NUM_COMPANIES:
@@ -269,6 +294,15 @@ def play(s, i):
 
 
 # ---------------------------------------------------------------------------- selling
+@njit(cache=True)
+def touch_holdings(s, p):
+    """What a sale or a dividend reveal changes: p's cards, cash, debts and memory, and the
+    discards (a sale, and the fees that income pays off)."""
+    for shift in (HANDS, SEATS, SEAT_COMPANY, INPUTS):
+        touch_seat(s, shift, p)
+    touch(s, DECK)
+
+
 @njit(cache=True)
 def begin_selling(s):
     s.phase = SELLING
@@ -288,6 +322,7 @@ def sell(s, i, out):
         else:
             s.actor = seat_at(s, s.turn_k)
         return
+    touch_holdings(s, p)
     c = i % NUM_COMPANIES
     if i < act.SELL_SPLIT:
         s.regular[p, c] -= 1
@@ -312,6 +347,7 @@ def sell(s, i, out):
 @njit(cache=True)
 def run_movement(s, out):
     """S13: resolve the pairs in order until a dividend needs decisions or the round ends."""
+    touch(s, EVERYTHING)
     n = s.n
     while s.move_k < NUM_COMPANIES:
         k = s.move_k
@@ -337,6 +373,7 @@ def reveal(s, i, out):
     """S13 dividend: reveal i regular cards (every seat is asked), then i split cards (holders)."""
     p = s.actor
     c = s.div_company
+    touch_holdings(s, p)
     s.div_total[p, c, s.sub] += i
     if s.sub == 0:
         s.memory[p, c, MEM_DIV_REGULAR] = i

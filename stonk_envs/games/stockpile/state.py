@@ -169,6 +169,7 @@ STATE_DTYPE = np.dtype(
         # not part of the game: no rule reads them. Narrow types keep them in few cache lines; a value
         # they cannot hold counts as changed at every step (blocks.remember)
         ("obs_seen", np.bool_),
+        ("touched", np.int64),  # the sections the steps since then may have changed (touched.py)
         ("seen_split", np.int8, (MAX_PLAYERS, NUM_COMPANIES)),  # seat-company blocks: split cards
         ("seen_memory", np.int8, (MAX_PLAYERS, NUM_COMPANIES * NUM_MEMORY)),  # and memory counts (flat)
         ("seen_seat_memory", np.int8, (MAX_PLAYERS, SEAT_INPUTS)),
