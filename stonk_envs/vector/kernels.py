@@ -40,9 +40,13 @@ def _game_observe_update(s, out):
 
 @njit(cache=True)
 def _views(s, i, obs, masks, actors, every_seat):
-    if not every_seat:  # only the last actors' rows are non-zero: clear them
-        for p in range(obs.shape[1]):
-            if actors[i, p]:
+    """Write game i's actors, observations and masks. A seat that acts neither now nor in the
+    step before keeps its mask, all zero already (the contract of ``legal_mask``)."""
+    acted = 0
+    for p in range(obs.shape[1]):
+        if actors[i, p]:
+            acted |= 1 << p
+            if not every_seat:  # only the last actors' rows are non-zero: clear them
                 obs[i, p] = 0.0
     game_actors(s, actors[i])
     if every_seat:
@@ -50,7 +54,8 @@ def _views(s, i, obs, masks, actors, every_seat):
     for p in range(obs.shape[1]):
         if not every_seat and actors[i, p]:
             game_observe(s, p, obs[i, p])
-        game_legal_mask(s, p, masks[i, p])
+        if actors[i, p] or acted >> p & 1:
+            game_legal_mask(s, p, masks[i, p])
 
 
 @njit(cache=True)

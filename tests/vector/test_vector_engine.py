@@ -67,6 +67,24 @@ def win_loss(totals):
     return [0.0 if w == n else (n - w) / (w * (n - 1)) if t == best else -1 / (n - 1) for t in totals]
 
 
+@pytest.mark.parametrize("observe", ["all", "actors"])
+def test_every_seats_mask_is_the_games_own_across_turns_and_resets(observe):
+    """A turn-based engine rewrites only the masks of the seats that act now or acted last; every
+    seat's mask must still be exactly the game's, all zero for the seats that do not act."""
+    engine = vector.make("stockpile", 6, parallel=False, observe=observe, num_players=3, rounds=1)
+    engine.reset(seed=2)
+    own = np.zeros(engine.num_actions, np.int8)
+    resets = 0
+    for _, (_, masks, _, terminated) in random_play(engine, 150, seed=4):
+        resets += int(terminated.sum())
+        for i in range(engine.num_envs):
+            for seat in range(engine.num_players):
+                engine.game.legal_mask(engine.states, i, seat, own)
+                assert (masks[i, seat] == own).all(), (i, seat)
+                assert own.any() == engine.actors[i, seat]
+    assert resets > 0
+
+
 def test_auto_reset_starts_the_next_game_in_the_same_step():
     engine = vector.make("stocks_and_bombs", 16, num_players=4, tick_cap=6, round_cap=1)
     obs, _ = engine.reset(seed=1)
