@@ -161,16 +161,16 @@ def supply(s, i):
     """S8a: the actor's hand card ``up`` goes face-up on one pile, the other face-down."""
     n = s.n
     p = s.actor
-    up = i // (n * n)
-    touch_seat(s, PILES, (i // n) % n)
-    touch_seat(s, PILES, i % n)
+    up, pile_up, pile_down = i // (n * n), (i // n) % n, i % n
+    touch_seat(s, PILES, pile_up)
+    touch_seat(s, PILES, pile_down)
     touch_seat(s, HANDS, p)
     touch_seat(s, INPUTS, p)
-    place(s, (i // n) % n, s.hand[p, up], True, p)
-    place(s, i % n, s.hand[p, 1 - up], False, p)
+    place(s, pile_up, s.hand[p, up], True, p)
+    place(s, pile_down, s.hand[p, 1 - up], False, p)
     s.round_rec[p, REC_UP_KIND] = s.hand[p, up]
-    s.round_rec[p, REC_UP_PILE] = (i // n) % n
-    s.round_rec[p, REC_DOWN_PILE] = i % n
+    s.round_rec[p, REC_UP_PILE] = pile_up
+    s.round_rec[p, REC_DOWN_PILE] = pile_down
     s.hand[p, 0] = NONE
     s.hand[p, 1] = NONE
     s.turn_k += 1
@@ -296,8 +296,9 @@ def play(s, i):
 # ---------------------------------------------------------------------------- selling
 @njit(cache=True)
 def touch_holdings(s, p):
-    """What a sale or a dividend reveal changes: p's cards, cash, debts and memory, and the
-    discards (a sale, and the fees that income pays off)."""
+    """What a sale or a dividend reveal may change: p's cards (a sale only; a reveal touches them
+    too, harmlessly), cash, debts and memory, and the discards (a sale, and the fees that income
+    pays off)."""
     for shift in (HANDS, SEATS, SEAT_COMPANY, INPUTS):
         touch_seat(s, shift, p)
     touch(s, DECK)
