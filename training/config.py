@@ -94,8 +94,15 @@ class PPOConfig:
     memory would, and learns to read it) or ``random`` (drawn with the others). Trainer ppo only: the sb3 trainer
     draws every weight."""
 
+    memory_scale: float = 1.0
+    """The public memory's standardised inputs are multiplied by this (0 < scale <= 1) on their way into the
+    first layers. Adam moves each weight by about the learning rate per step whatever its input's size, so a
+    scale below 1 makes the memory's part of the first layers' input grow that much slower: a brake on fitting
+    noise in hundreds of inputs. It is folded into the saved policy's input statistics. Trainer ppo only."""
+
     def __post_init__(self):
         _check(self, "ppo.", {
+            "memory_scale": _numbers(high=1.0, above=0.0),
             "learning_rate": _numbers(high=1.0, above=0.0),
             "n_steps": _ints(1, 10**7),
             "batch_size": _ints(1, 10**8),
@@ -291,6 +298,8 @@ class TrainConfig:
             raise ValueError("league.mix=game needs trainer=ppo; the sb3 trainer draws each seat on its own")
         if self.trainer == "sb3" and self.imitation.samples:
             raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
+        if self.trainer == "sb3" and self.ppo.memory_scale != 1.0:
+            raise ValueError("ppo.memory_scale needs trainer=ppo; the sb3 trainer feeds the memory as it is")
         if self.trainer == "sb3" and self.imitation.ppo_coef:
             raise ValueError("imitation.ppo_coef needs trainer=ppo; set it to 0 for sb3")
         uses_teacher = self.imitation.samples or self.imitation.ppo_coef

@@ -12,11 +12,13 @@ from stonk_envs.policies.sampling import choose
 
 NORMALISED_CLIP = 10.0
 """Normalised observation entries are clipped to this magnitude."""
+STANDARDISE_EPS = 1e-8
+"""Added to the variance before its square root divides an entry (a constant entry stays finite)."""
 
 
 def standardised(observations: torch.Tensor, mean: torch.Tensor, var: torch.Tensor) -> torch.Tensor:
     """``observations`` standardised by ``mean`` and ``var`` (broadcast), clipped to +-:data:`NORMALISED_CLIP`."""
-    return ((observations - mean) / torch.sqrt(var + 1e-8)).clamp(-NORMALISED_CLIP, NORMALISED_CLIP)
+    return ((observations - mean) / torch.sqrt(var + STANDARDISE_EPS)).clamp(-NORMALISED_CLIP, NORMALISED_CLIP)
 
 
 class MaskedMLP(nn.Module):

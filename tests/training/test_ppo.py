@@ -10,7 +10,7 @@ import torch
 from stonk_envs import vector
 from stonk_envs.evaluation import evaluate
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
-from stonk_envs.policies.torch_policy import TorchPolicy
+from stonk_envs.policies.torch_policy import NORMALISED_CLIP, TorchPolicy
 from training import run_state
 from training.config import load_config
 from training.ppo.gae import per_seat_gae
@@ -41,6 +41,9 @@ TINY = [
     "eval.workers=1",
     "progress=false",
 ]
+
+
+SCALE_RANGE = r"ppo.memory_scale must be a finite number \(> 0.0 and <= 1.0\)"
 
 
 def tiny_config(run_dir, total, *extra):
@@ -234,6 +237,9 @@ def test_a_run_with_bfloat16_hidden_layers_resumes_bit_for_bit(tmp_path):
         (["trainer=sb3", "ppo.hidden_precision=bfloat16"], "ppo.hidden_precision=bfloat16 needs trainer=ppo"),
         (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
         (["trainer=ppo", "ppo.memory_start=ones"], r"ppo.memory_start must be one of \['random', 'zero'\], got 'ones'"),
+        (["trainer=ppo", "ppo.memory_scale=0"], rf"{SCALE_RANGE}, got 0.0"),
+        (["trainer=ppo", "ppo.memory_scale=1.5"], rf"{SCALE_RANGE}, got 1.5"),
+        (["trainer=sb3", "ppo.memory_scale=0.5"], "ppo.memory_scale needs trainer=ppo"),
     ],
 )
 def test_config_errors_name_the_key(overrides, message):
@@ -293,3 +299,21 @@ def test_memory_start_zero_leaves_the_first_layers_blind_to_the_memory(tmp_path,
     drawn = PPORun(tiny_config(tmp_path, 100, f"game={game}", "num_players=4", "ppo.memory_start=random",
                                "env_config.memory=true"))
     assert (drawn.net.actor.body[0].weight[:, without:] != 0).all()
+
+
+def test_memory_scale_shrinks_only_the_memorys_standardised_inputs(tmp_path):
+    overrides = ("game=stonk_market", "num_players=4", "env_config.memory=true", "ppo.net_arch=[16]")
+    full = PPORun(tiny_config(tmp_path, 100, *overrides))
+    scaled = PPORun(tiny_config(tmp_path, 100, *overrides, "ppo.memory_scale=0.25"))
+    without = vector.make("stonk_market", 1, num_players=4, memory=False).obs_size
+    assert scaled.net.memory_from == full.net.memory_from == without
+    for run in (full, scaled):
+        run.new_model()  # the same seed: the same games and statistics
+    np.testing.assert_array_equal(scaled.stats.var, full.stats.var)
+    obs = torch.as_tensor(scaled.engine.obs[scaled.engine.actors][:64])
+    plain, shrunk = full.net.actor.inputs(obs), scaled.net.actor.inputs(obs)  # the saved actor's own inputs
+    torch.testing.assert_close(shrunk[:, :without], plain[:, :without], rtol=0, atol=0)
+    unclipped = plain[:, without:].abs() < NORMALISED_CLIP
+    assert unclipped.float().mean() > 0.9 and (plain[:, without:] != 0).any()
+    torch.testing.assert_close(shrunk[:, without:][unclipped], 0.25 * plain[:, without:][unclipped])
+    torch.testing.assert_close(scaled.net.standardise_(obs.clone()).float(), shrunk)  # the rollouts' path too

@@ -17,7 +17,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from stonk_envs.policies.torch_policy import NORMALISED_CLIP, MaskedMLP
+from stonk_envs.policies.torch_policy import NORMALISED_CLIP, STANDARDISE_EPS, MaskedMLP
 from training.ppo.normaliser import RunningStats
 
 ILLEGAL_LOGIT = -1e8
@@ -94,16 +94,22 @@ class ActorCritic(nn.Module):
         bounds: np.ndarray | None,
         hidden_dtype: torch.dtype = torch.float32,
         memory_from: int | None = None,
+        memory_start: str = "zero",
+        memory_scale: float = 1.0,
     ):
-        """``memory_from``: where the public memory starts in the observation, to start the first layers'
-        weights on it at zero (``ppo.memory_start: zero``), the others drawn as for an input that ends there."""
+        """``memory_from``: where the public memory starts in the observation (None: it has none). With
+        ``memory_start`` ``zero`` the first layers' weights on it start at zero, the others drawn as for an
+        input that ends there (``random``: all drawn); its standardised inputs are multiplied by
+        ``memory_scale`` (``ppo.memory_start``, ``ppo.memory_scale``)."""
         super().__init__()
         self.hidden_dtype = hidden_dtype
         """The dtype of the hidden layers' products and activations (:func:`resolve_hidden_dtype`)."""
+        self.memory_from, self.memory_scale = memory_from, memory_scale
         self.actor = MaskedMLP(observation_size, num_actions, hidden, normalise=True)
         if bounds is not None:  # a fixed affine scaling: x / bound, as the sb3 path does
-            self.actor.obs_var.copy_(torch.as_tensor(bounds, dtype=torch.float32) ** 2)
+            self.actor.obs_var.copy_(self._input_variance(np.asarray(bounds, np.float64) ** 2))
         self.fits_statistics = bounds is None
+        zero_from = memory_from if memory_start == "zero" else None
         layers: list[nn.Module] = []
         width = observation_size
         for h in hidden:
@@ -113,7 +119,7 @@ class ActorCritic(nn.Module):
         self.critic = nn.Sequential(*layers)
         for net, last_gain in ((self.actor.body, 0.01), (self.critic, 1.0)):
             linears = [m for m in net if isinstance(m, nn.Linear)]
-            _init(linears[0], float(np.sqrt(2)), memory_from)  # net_arch has at least one hidden layer
+            _init(linears[0], float(np.sqrt(2)), zero_from)  # net_arch has at least one hidden layer
             for layer in linears[1:-1]:
                 _init(layer, float(np.sqrt(2)))
             _init(linears[-1], last_gain)
@@ -128,7 +134,7 @@ class ActorCritic(nn.Module):
         For a whole rollout: new tensors of that size cost more than the arithmetic.
         """
         actor = self.actor
-        observations.sub_(actor.obs_mean).div_(torch.sqrt(actor.obs_var + 1e-8))
+        observations.sub_(actor.obs_mean).div_(torch.sqrt(actor.obs_var + STANDARDISE_EPS))
         return observations.clamp_(-NORMALISED_CLIP, NORMALISED_CLIP).to(self.hidden_dtype)
 
     def heads(self, inputs: torch.Tensor, penalty: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -156,7 +162,16 @@ class ActorCritic(nn.Module):
         """Standardise inputs by ``stats`` from now on (only with ``obs_norm: running``)."""
         if self.fits_statistics:
             self.actor.obs_mean.copy_(torch.as_tensor(stats.mean, dtype=torch.float32))
-            self.actor.obs_var.copy_(torch.as_tensor(stats.var, dtype=torch.float32))
+            self.actor.obs_var.copy_(self._input_variance(stats.var))
+
+    def _input_variance(self, variance: np.ndarray) -> torch.Tensor:
+        """``obs_var`` for observations of ``variance``: the memory's entries raised so that standardising
+        divides them by :attr:`memory_scale` more (the saved actor then plays exactly as trained)."""
+        variance = np.array(variance, np.float64)
+        if self.memory_from is not None and self.memory_scale != 1.0:
+            memory = variance[self.memory_from :]
+            memory[:] = (memory + STANDARDISE_EPS) / self.memory_scale**2 - STANDARDISE_EPS
+        return torch.as_tensor(variance, dtype=torch.float32)
 
 
 def observation_bounds_scale(low: np.ndarray, high: np.ndarray) -> np.ndarray:

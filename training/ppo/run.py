@@ -62,7 +62,8 @@ class PPORun:
         low, high = self.engine.game.observation_bounds
         bounds = observation_bounds_scale(low, high) if c.ppo.obs_norm == "bounds" else None
         self.net = ActorCritic(self.engine.obs_size, self.engine.num_actions, list(c.ppo.net_arch), bounds,
-                               resolve_hidden_dtype(c.ppo.hidden_precision, self.device), self._memory_from())
+                               resolve_hidden_dtype(c.ppo.hidden_precision, self.device), self._memory_from(),
+                               c.ppo.memory_start, c.ppo.memory_scale)
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.ppo.learning_rate, eps=1e-5)
         self.stats = RunningStats(self.engine.obs_size)
@@ -92,10 +93,8 @@ class PPORun:
 
     # ------------------------------------------------------------------ building
     def _memory_from(self) -> int | None:
-        """Where the public memory starts in the observation, for ``ppo.memory_start: zero`` (None: no memory)."""
+        """Where the public memory starts in the observation (None: no memory)."""
         c = self.config
-        if c.ppo.memory_start != "zero":
-            return None
         low, _ = build_game(c.game, num_players=c.num_players, **{**c.env_config, "memory": False}).observation_bounds
         return len(low) if len(low) < self.engine.obs_size else None
 
