@@ -18,13 +18,13 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from training.config import load_config
+from stonk_envs.training.config import load_config
 
 GAMES = ("stocks_and_bombs", "stonk_market", "stockpile")
 
 
 def sb3_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str]) -> float:
-    from training.trainer import Run
+    from stonk_envs.training.trainer import Run
 
     config = load_config(config_file, ["trainer=sb3", "device=auto", "ppo.obs_norm=auto", "eval.crossplay_games=0",
                                        "imitation.samples=0",
@@ -45,7 +45,7 @@ def ppo_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
-    from training.ppo.run import PPORun
+    from stonk_envs.training.ppo.run import PPORun
 
     config = load_config(config_file, [f"run_dir={run_dir}", "progress=false", "device=cpu", *overrides])
     run = PPORun(config)

@@ -19,7 +19,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from training import run_state
+from stonk_envs.training import run_state
 
 
 def curve(run_dir: Path, opponent: str) -> tuple[list[float], list[float], list[float]]:

@@ -19,7 +19,7 @@ SUBCOMMANDS = {
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",
     "soak": "stonk_envs.soak.cli",
-    "train": "training.cli",
+    "train": "stonk_envs.training.cli",
     "train-rllib": "stonk_envs.integrations.rllib_train",
 }
 

@@ -1,7 +1,7 @@
 """Cross-play over a training run: every checkpoint rated against the others and the baselines.
 
 A run folder keeps its checkpoints as ``checkpoints/policy_<step>.zip`` (or ``.pt``), the layout
-of :mod:`training.run_state`; :func:`run_checkpoints` lists them. :func:`crossplay` puts them in
+of :mod:`stonk_envs.training.run_state`; :func:`run_checkpoints` lists them. :func:`crossplay` puts them in
 one league with the baseline players (``random``, ``heuristic``) and plays it with
 :func:`stonk_envs.evaluation.league`, so the OpenSkill ratings of all of them come from the same
 games: the rating curve over training steps shows whether self-play improves, stalls or cycles.

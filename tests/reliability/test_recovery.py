@@ -11,7 +11,7 @@ from stonk_envs.files import atomic_write_text
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.torch_policy import MaskedMLP
-from training import run_state
+from stonk_envs.training import run_state
 
 STEPS = (100, 200, 300)
 
@@ -118,8 +118,8 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
 
 
 def test_resume_of_a_real_run_continues_from_the_newest_intact_checkpoint(tmp_path, capsys):
+    from stonk_envs.training.trainer import resume, train
     from tests.training.test_trainer import tiny_config
-    from training.trainer import resume, train
 
     train(tiny_config(tmp_path, 256, "env_backend=engine", "eval.interval=0"))
     truncate(run_state.policy_path(tmp_path, 256))
@@ -133,8 +133,8 @@ def test_resume_of_a_real_run_continues_from_the_newest_intact_checkpoint(tmp_pa
 
 
 def test_resume_of_a_batched_trainer_run_falls_back_to_the_newest_intact_checkpoint(tmp_path, capsys):
+    from stonk_envs.training.trainer import resume, train
     from tests.training.test_ppo import tiny_config
-    from training.trainer import resume, train
 
     train(tiny_config(tmp_path, 600))
     newest = run_state.latest_checkpoint(tmp_path)[0]

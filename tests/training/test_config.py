@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from training.config import TrainConfig, load_config, to_yaml, torch_thread_count
+from stonk_envs.training.config import TrainConfig, load_config, to_yaml, torch_thread_count
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 

@@ -5,8 +5,8 @@ import pytest
 
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.base import RandomPolicy
-from training.engine_selfplay import EngineSelfPlayVecEnv
-from training.league import League
+from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
+from stonk_envs.training.league import League
 
 
 class EngineLog:

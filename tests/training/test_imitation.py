@@ -9,11 +9,11 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from stonk_envs.policies import make_player
-from training import run_state
-from training.config import load_config
-from training.ppo.network import legal_actions
-from training.ppo.run import PPORun
-from training.trainer import resume, train
+from stonk_envs.training import run_state
+from stonk_envs.training.config import load_config
+from stonk_envs.training.ppo.network import legal_actions
+from stonk_envs.training.ppo.run import PPORun
+from stonk_envs.training.trainer import resume, train
 
 from .test_ppo import TINY, assert_same_weights, make_rollouts, state_of
 

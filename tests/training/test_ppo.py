@@ -11,13 +11,13 @@ from stonk_envs import vector
 from stonk_envs.evaluation import evaluate
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
 from stonk_envs.policies.torch_policy import NORMALISED_CLIP, TorchPolicy
-from training import run_state
-from training.config import load_config
-from training.ppo.gae import per_seat_gae
-from training.ppo.network import ActorCritic
-from training.ppo.rollout import HEURISTIC, LEARNER, Rollouts, Snapshots
-from training.ppo.run import PPORun
-from training.trainer import resume, train
+from stonk_envs.training import run_state
+from stonk_envs.training.config import load_config
+from stonk_envs.training.ppo.gae import per_seat_gae
+from stonk_envs.training.ppo.network import ActorCritic
+from stonk_envs.training.ppo.rollout import HEURISTIC, LEARNER, Rollouts, Snapshots
+from stonk_envs.training.ppo.run import PPORun
+from stonk_envs.training.trainer import resume, train
 
 TINY = [
     "trainer=ppo",

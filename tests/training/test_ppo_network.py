@@ -3,8 +3,14 @@
 import numpy as np
 import torch
 
-from training.ppo.network import ILLEGAL_LOGIT, ActorCritic, legal_actions, probabilities, resolve_hidden_dtype
-from training.ppo.normaliser import _moments
+from stonk_envs.training.ppo.network import (
+    ILLEGAL_LOGIT,
+    ActorCritic,
+    legal_actions,
+    probabilities,
+    resolve_hidden_dtype,
+)
+from stonk_envs.training.ppo.normaliser import _moments
 
 
 def make_net(size=7, actions=5):

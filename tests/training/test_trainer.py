@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
-from training import run_state
-from training.config import load_config
-from training.trainer import Run, SelfPlayCallback, resume, train
+from stonk_envs.training import run_state
+from stonk_envs.training.config import load_config
+from stonk_envs.training.trainer import Run, SelfPlayCallback, resume, train
 
 TINY = [
     "num_envs=4",
@@ -185,7 +185,7 @@ def test_a_run_saved_before_backends_existed_resumes_on_the_parallel_envs(tmp_pa
 
 
 def test_the_printed_table_gives_the_win_share_with_its_interval():
-    from training.report import format_table
+    from stonk_envs.training.report import format_table
 
     entry = {"games": 1000, "wins": 283, "shared_wins": 11, "win_rate": 0.283, "ci_low": 0.256, "ci_high": 0.312,
              "win_share": 0.2775, "mean_reward": 0.073}

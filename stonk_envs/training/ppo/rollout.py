@@ -9,7 +9,7 @@ and ``random`` the fixed players; every game has at least one learner seat. With
 
 Samples are kept compactly (one row each, in the order they are made) with small tables of
 rows (engine steps) by columns (``game * P + seat``) for the per-seat advantages
-(:mod:`training.ppo.gae`). A column's last decision whose game goes on cannot be scored yet:
+(:mod:`stonk_envs.training.ppo.gae`). A column's last decision whose game goes on cannot be scored yet:
 it is carried to the front of the next rollout.
 """
 
@@ -26,9 +26,9 @@ from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.sampling import choose
 from stonk_envs.policies.torch_policy import MaskedMLP, standardised
+from stonk_envs.training.ppo.gae import per_seat_gae
+from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
 from stonk_envs.vector.engine import BatchEngine
-from training.ppo.gae import per_seat_gae
-from training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
 
 LEARNER, RANDOM, HEURISTIC = -1, -2, -3
 """Seat holder codes; a holder >= 0 is the snapshot taken at that step."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import torch
 
-from training.ppo.network import ActorCritic
-from training.ppo.rollout import Samples
-from training.ppo.update import label_fit, minibatch_descent
+from stonk_envs.training.ppo.network import ActorCritic
+from stonk_envs.training.ppo.rollout import Samples
+from stonk_envs.training.ppo.update import label_fit, minibatch_descent
 
 
 def imitation_update(

@@ -26,13 +26,13 @@ from tqdm import tqdm
 from stonk_envs.files import check_output_dir
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
-from training import run_state
-from training.config import TrainConfig, load_config, to_dict, to_yaml, torch_thread_count
-from training.engine_selfplay import EngineSelfPlayVecEnv
-from training.league import League
-from training.report import evaluate_policy, format_table, plot_learning_curve
-from training.sb3_model import maskable_ppo
-from training.selfplay import SelfPlayVecEnv
+from stonk_envs.training import run_state
+from stonk_envs.training.config import TrainConfig, load_config, to_dict, to_yaml, torch_thread_count
+from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
+from stonk_envs.training.league import League
+from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
+from stonk_envs.training.sb3_model import maskable_ppo
+from stonk_envs.training.selfplay import SelfPlayVecEnv
 
 BACKENDS = {"pettingzoo": SelfPlayVecEnv, "engine": EngineSelfPlayVecEnv}
 """The learner's view for each ``env_backend``."""
@@ -315,9 +315,9 @@ def _next_multiple(step: int, interval: int) -> int:
 
 
 def _run_class(config: TrainConfig) -> type:
-    """The run of ``config.trainer``: :class:`Run` (sb3) or :class:`training.ppo.run.PPORun` (ppo)."""
+    """The run of ``config.trainer``: :class:`Run` (sb3) or :class:`stonk_envs.training.ppo.run.PPORun` (ppo)."""
     if config.trainer == "ppo":
-        from training.ppo.run import PPORun
+        from stonk_envs.training.ppo.run import PPORun
 
         return PPORun
     return Run

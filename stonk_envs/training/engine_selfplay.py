@@ -1,7 +1,7 @@
 """The engine backend of the learner's view: every game of the run in one batched engine.
 
-:class:`EngineSelfPlayVecEnv` has the semantics of :class:`~training.selfplay.SelfPlayVecEnv`
-(see :mod:`training.selfplay`) and runs on :func:`stonk_envs.vector.make`'s
+:class:`EngineSelfPlayVecEnv` has the semantics of :class:`~stonk_envs.training.selfplay.SelfPlayVecEnv`
+(see :mod:`stonk_envs.training.selfplay`) and runs on :func:`stonk_envs.vector.make`'s
 :class:`~stonk_envs.vector.engine.BatchEngine` through its single-seat view,
 :class:`~stonk_envs.vector.selfplay.SelfPlay`: the learner seats rotate at each new game, and
 each league member holding opponent seats is one of the view's opponent policies. The engine's
@@ -17,10 +17,10 @@ import numpy as np
 from gymnasium import spaces
 
 from stonk_envs import vector
+from stonk_envs.training.league import League
+from stonk_envs.training.selfplay import LeagueVecEnv
 from stonk_envs.vector.engine import BatchEngine
 from stonk_envs.vector.selfplay import SelfPlay
-from training.league import League
-from training.selfplay import LeagueVecEnv
 
 
 class _LeagueSelfPlay(SelfPlay):

@@ -1,6 +1,6 @@
-"""A run of the batched PPO trainer, with the sb3 path's contract (see :mod:`training.trainer`).
+"""A run of the batched PPO trainer, with the sb3 path's contract (see :mod:`stonk_envs.training.trainer`).
 
-``PPORun(config)`` has the same three entry points as :class:`training.trainer.Run`:
+``PPORun(config)`` has the same three entry points as :class:`stonk_envs.training.trainer.Run`:
 ``new_model()``, ``load(policy_file, state_file)`` and ``learn()``. Everything happens at
 rollout boundaries (weights updated, no rollout half played), so a checkpoint resumes bit
 for bit: the network, optimiser, observation statistics, snapshots, games in play with their
@@ -25,15 +25,15 @@ from stonk_envs.games_index import build_game
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
-from training import run_state
-from training.config import TrainConfig, to_dict, torch_thread_count
-from training.ppo.crossplay import plot_ratings, rate_checkpoints
-from training.ppo.imitation import imitation_update
-from training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
-from training.ppo.normaliser import RunningStats
-from training.ppo.rollout import Rollouts, Samples, Snapshots
-from training.ppo.update import ppo_update
-from training.report import evaluate_policy, format_table, plot_learning_curve
+from stonk_envs.training import run_state
+from stonk_envs.training.config import TrainConfig, to_dict, torch_thread_count
+from stonk_envs.training.ppo.crossplay import plot_ratings, rate_checkpoints
+from stonk_envs.training.ppo.imitation import imitation_update
+from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
+from stonk_envs.training.ppo.normaliser import RunningStats
+from stonk_envs.training.ppo.rollout import Rollouts, Samples, Snapshots
+from stonk_envs.training.ppo.update import ppo_update
+from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
 
 
 def resolve_device(name: str) -> torch.device:
@@ -226,7 +226,7 @@ class PPORun:
         SIGINT or SIGTERM stops the run at the next rollout boundary with a checkpoint (None is
         returned); a second signal stops it at once.
         """
-        from training.trainer import StopRequested, _stop_on_signals
+        from stonk_envs.training.trainer import StopRequested, _stop_on_signals
 
         c = self.config
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
@@ -248,7 +248,7 @@ class PPORun:
         return report
 
     def _at_rollout_start(self) -> None:
-        from training.trainer import StopRequested
+        from stonk_envs.training.trainer import StopRequested
 
         c, due = self.config, self.due
         if self.stop_requested:
@@ -288,7 +288,7 @@ class PPORun:
         return losses, decisions
 
     def _imitate(self) -> None:
-        """The warm start of ``config.imitation`` (:mod:`training.ppo.imitation`), then fresh games.
+        """The warm start of ``config.imitation`` (:mod:`stonk_envs.training.ppo.imitation`), then fresh games.
 
         It runs to its end even when a stop is asked for, then saves a checkpoint at step 0, so a
         resumed run continues after it exactly as an unbroken run does.

@@ -11,7 +11,7 @@ the seats it holds in all games that are waiting for an action.
 
 Two backends run the games with these semantics: :class:`SelfPlayVecEnv` (here) steps each
 game's PettingZoo Parallel env, in which the env's ``acting_agents`` decide in a step;
-:class:`~training.engine_selfplay.EngineSelfPlayVecEnv` steps all of them at once in a
+:class:`~stonk_envs.training.engine_selfplay.EngineSelfPlayVecEnv` steps all of them at once in a
 batched engine. :class:`LeagueVecEnv` is what they share.
 """
 
@@ -26,7 +26,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from stonk_envs.games_index import game_module
-from training.league import League
+from stonk_envs.training.league import League
 
 
 class LeagueVecEnv(VecEnv):

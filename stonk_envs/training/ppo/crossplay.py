@@ -10,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from training import run_state
+from stonk_envs.training import run_state
 
 
 def rate_checkpoints(

@@ -18,8 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.config import load_config
-    from training.trainer import resume, train
+    from stonk_envs.training.config import load_config
+    from stonk_envs.training.trainer import resume, train
 
     try:
         if args.resume:

@@ -18,7 +18,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from stonk_envs.policies.torch_policy import NORMALISED_CLIP, STANDARDISE_EPS, MaskedMLP
-from training.ppo.normaliser import RunningStats
+from stonk_envs.training.ppo.normaliser import RunningStats
 
 ILLEGAL_LOGIT = -1e8
 """Added to an illegal action's logit: the sum stays finite, so entropies do, and its probability is exactly 0."""
@@ -175,7 +175,7 @@ class ActorCritic(nn.Module):
 
 
 def observation_bounds_scale(low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Each entry's largest possible magnitude (at least 1), as ``training.features.BoundsScaler`` uses."""
+    """Each entry's largest possible magnitude (at least 1), as ``stonk_envs.training.features.BoundsScaler`` uses."""
     low = np.abs(np.nan_to_num(low, posinf=1.0, neginf=1.0))
     high = np.abs(np.nan_to_num(high, posinf=1.0, neginf=1.0))
     return np.maximum(np.maximum(low, high), 1.0).astype(np.float32)

@@ -7,9 +7,9 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from training.config import PPOConfig
-from training.ppo.network import ActorCritic, probabilities
-from training.ppo.rollout import Samples
+from stonk_envs.training.config import PPOConfig
+from stonk_envs.training.ppo.network import ActorCritic, probabilities
+from stonk_envs.training.ppo.rollout import Samples
 
 BatchLoss = Callable[[torch.Tensor], tuple[torch.Tensor, dict[str, torch.Tensor]]]
 """A minibatch's indices to its loss and the named figures to report for it."""

@@ -1,0 +1,26 @@
+"""Self-play with the batched PPO trainer, as a script to read and copy.
+
+    python training/ppo_selfplay.py --config configs/stocks_and_bombs.yaml total_timesteps=500000
+
+One shared policy plays every seat it holds in every game of a batched engine; each of those
+decisions is a training sample. The config keys are documented in docs/training.md; any of them
+can follow as ``key=value``. The run folder (``run_dir``) gets checkpoints, curves and the policy.
+"""
+
+import argparse
+
+from stonk_envs.training.config import load_config
+from stonk_envs.training.trainer import train
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", help="YAML config file (default: the built-in defaults)")
+    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    args = parser.parse_args()
+    config = load_config(args.config, [*args.overrides, "trainer=ppo"])
+    train(config)
+
+
+if __name__ == "__main__":
+    main()
