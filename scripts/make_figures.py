@@ -125,6 +125,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=ROOT / "runs", help="folder of the inputs (default: runs)")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="figures to draw (default: all)")
+    parser.add_argument("--out", type=Path, default=FIGURES, help="folder of the figures (default: docs/figures)")
     parser.add_argument("--list", action="store_true", help="list the figures, their inputs and commands")
     args = parser.parse_args()
     chosen = figures()
@@ -143,10 +144,10 @@ def main() -> None:
         if missing:
             print(f"skip {figure.name}: missing {', '.join(map(str, missing))}; made by:\n  {figure.commands}")
             continue
-        FIGURES.mkdir(parents=True, exist_ok=True)
-        out = FIGURES / f"{figure.name}.png"
+        args.out.mkdir(parents=True, exist_ok=True)
+        out = args.out / f"{figure.name}.png"
         figure.draw(args.runs, out)
-        print(f"wrote {out.relative_to(ROOT)}")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":
