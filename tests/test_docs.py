@@ -1,6 +1,7 @@
 """The docs hold: the README's examples run as shown, every relative link and anchor resolves,
-and no doc grows past about 400 lines."""
+every config key has a row in its doc's tables, and no doc grows past about 400 lines."""
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -53,3 +54,33 @@ def test_every_relative_link_resolves(doc):
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_no_doc_is_over_400_lines(doc):
     assert len(doc.read_text().splitlines()) <= MAX_LINES
+
+
+def config_keys(schema, prefix: str = "") -> list[str]:
+    """Every key of a config dataclass, nested sections as ``section.key``."""
+    keys = []
+    for field in dataclasses.fields(schema):
+        if dataclasses.is_dataclass(field.default_factory() if callable(field.default_factory) else None):
+            keys += config_keys(field.default_factory, f"{prefix}{field.name}.")
+        else:
+            keys.append(prefix + field.name)
+    return keys
+
+
+def schemas():
+    from stonk_envs.games.stockpile.config import StockpileConfig
+    from stonk_envs.games.stocks_and_bombs.config import StocksAndBombsConfig
+    from stonk_envs.games.stonk_market.config import StonkMarketConfig
+    from stonk_envs.integrations.rllib_config import RLlibConfig
+    from stonk_envs.training.config import TrainConfig
+
+    return [("training.md", TrainConfig), ("integrations.md", RLlibConfig), ("stockpile.md", StockpileConfig),
+            ("stocks_and_bombs.md", StocksAndBombsConfig), ("stonk_market.md", StonkMarketConfig)]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_every_config_key_is_in_a_table_of_its_doc(index):
+    doc, schema = schemas()[index]
+    rows = [line for line in (ROOT / "docs" / doc).read_text().splitlines() if line.startswith("| `")]
+    missing = [key for key in config_keys(schema) if not any(f"`{key}`" in row.split(" | ")[0] for row in rows)]
+    assert not missing, f"{doc} has no table row for {missing}"
