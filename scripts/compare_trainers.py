@@ -32,7 +32,7 @@ def sb3_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str
                                        "num_envs=16", "ppo.n_steps=128", "ppo.batch_size=512", "ppo.n_epochs=4",
                                        "ppo.learning_rate=0.0003", "ppo.net_arch=[128,128]", "league.current=0.4",
                                        "league.past=0.2", "league.heuristic=0.1", "league.random=0.3",
-                                       f"run_dir={run_dir}", "progress=false", *overrides])
+                                       "ppo.memory_scale=1", f"run_dir={run_dir}", "progress=false", *overrides])
     run = Run(config)
     run.new_model()
     per_rollout = config.num_envs * config.ppo.n_steps
