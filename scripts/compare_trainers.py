@@ -18,6 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from stonk_envs.configs import shipped_file
 from stonk_envs.training.config import load_config
 
 GAMES = ("stocks_and_bombs", "stonk_market", "stockpile")
@@ -70,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for game in args.games:
-        config_file = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+        config_file = shipped_file(game)
         with tempfile.TemporaryDirectory() as tmp:
             when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             sb3 = sb3_rate(config_file, args.rollouts, f"{tmp}/sb3", args.sb3_set)
