@@ -139,10 +139,12 @@ def main() -> None:
         missing = [path for path in figure.inputs(args.runs) if not path.exists()]
         if args.list:
             inputs = [str(path) for path in figure.inputs(args.runs)]
-            print(f"{figure.name}.png\n  from: {inputs}\n  made by: {figure.commands}")
+            commands = figure.commands.replace("\n", "\n           ")
+            print(f"{figure.name}.png\n  from: {inputs}\n  made by: {commands}")
             continue
         if missing:
-            print(f"skip {figure.name}: missing {', '.join(map(str, missing))}; made by:\n  {figure.commands}")
+            commands = figure.commands.replace("\n", "\n  ")
+            print(f"skip {figure.name}: missing {', '.join(map(str, missing))}; made by:\n  {commands}")
             continue
         args.out.mkdir(parents=True, exist_ok=True)
         out = args.out / f"{figure.name}.png"
