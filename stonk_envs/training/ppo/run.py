@@ -26,7 +26,7 @@ from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from stonk_envs.training import run_state
-from stonk_envs.training.config import TrainConfig, to_dict, torch_thread_count
+from stonk_envs.training.config import TrainConfig, to_dict
 from stonk_envs.training.ppo.crossplay import plot_ratings, rate_checkpoints
 from stonk_envs.training.ppo.imitation import imitation_update
 from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
@@ -34,6 +34,7 @@ from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import Rollouts, Samples, Snapshots
 from stonk_envs.training.ppo.update import ppo_update
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
+from stonk_envs.training.threads import ThreadBudget
 
 
 def resolve_device(name: str) -> torch.device:
@@ -51,7 +52,7 @@ class PPORun:
     def __init__(self, config: TrainConfig):
         c = self.config = config
         self.run_dir = Path(c.run_dir)
-        torch.set_num_threads(torch_thread_count(c.torch_threads))
+        self.threads = ThreadBudget(c.torch_threads)
         self.device = resolve_device(c.device)
         self.engine = vector.make(c.game, c.num_envs, num_players=c.num_players, observe="actors", parallel=False,
                                   **c.env_config)
@@ -251,6 +252,7 @@ class PPORun:
         from stonk_envs.training.trainer import StopRequested
 
         c, due = self.config, self.due
+        self.threads.adjust()
         if self.stop_requested:
             self.checkpoint()
             raise StopRequested
