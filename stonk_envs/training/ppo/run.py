@@ -90,6 +90,8 @@ class PPORun:
         self.labeler = make_player(c.imitation.teacher, c.game, c.num_players) if c.imitation.ppo_coef else None
         """The teacher that labels the learner's PPO decisions (``imitation.ppo_coef``), if any."""
         self.stop_requested = False
+        self.gradient_sync = None
+        """Data-parallel runs: what the workers agree on in each update (:mod:`stonk_envs.training.distributed`)."""
         self.bar: tqdm | None = None
         self.writer: SummaryWriter | None = None
 
@@ -298,7 +300,7 @@ class PPORun:
 
         def fit(samples: Samples) -> dict[str, float]:
             return imitation_update(self.net, optimizer, samples, im.epochs, c.ppo.batch_size, c.ppo.vf_coef,
-                                    c.ppo.max_grad_norm, self.shuffler)
+                                    c.ppo.max_grad_norm, self.shuffler, self.gradient_sync)
 
         made, losses, warned = 0, {}, False
         with tqdm(total=im.samples, unit="sample", desc=f"imitating {im.teacher}", disable=not c.progress) as bar:
@@ -325,7 +327,8 @@ class PPORun:
         c, started = self.config, time.perf_counter()
         coef = c.imitation.ppo_coef
         losses, decisions = self._one_rollout(
-            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler, coef),
+            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler, coef,
+                                       self.gradient_sync),
             labeler=self.labeler,
         )
         seconds = time.perf_counter() - started
