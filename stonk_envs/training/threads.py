@@ -76,12 +76,12 @@ class ThreadBudget:
         return os.cpu_count() - max(others, 0.0) / wall
 
     def adjust(self) -> int:
-        """Set torch's threads to the free cores (adaptive only); returns the count in use."""
+        """Set torch's threads to the free cores (adaptive), or back to the fixed count if something in this
+        process changed it (an in-process evaluation sets one); returns the count in use."""
         if self.adaptive:
             free = self.free_cores()
             if free is not None:
-                threads = threads_for(min(free, self.cores), self.cores)
-                if threads != self.threads:
-                    self.threads = threads
-                    torch.set_num_threads(threads)
+                self.threads = threads_for(min(free, self.cores), self.cores)
+        if torch.get_num_threads() != self.threads:
+            torch.set_num_threads(self.threads)
         return self.threads
