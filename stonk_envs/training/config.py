@@ -263,7 +263,8 @@ class TrainConfig:
     checkpoint_interval: int = 100_000
     """Learner steps between checkpoints (also written at every evaluation and at the end)."""
     torch_threads: int = 1
-    """Threads torch may use; 0: one per core this process may run on."""
+    """Threads torch may use; 0: one per core this process may run on (trainer ppo: per core left free by other
+    processes, re-counted before every rollout; see stonk_envs/training/threads.py)."""
     progress: bool = True
     """Show a progress bar."""
     ppo: PPOConfig = field(default_factory=PPOConfig)
