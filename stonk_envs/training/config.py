@@ -138,6 +138,10 @@ class LeagueConfig:
     """Learner steps between snapshots added to the league."""
     max_snapshots: int = 10
     """Snapshots kept; the oldest is dropped first."""
+    exploiter_samples: int = 0
+    """Trainer ppo: after each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many
+    learner samples against the learner from its weights, and joins the snapshots (drawn as ``past``, kept
+    under the step after the snapshot's); 0: none."""
     mix: str = "seat"
     """Trainer ppo. ``seat``: each seat's holder is drawn with the weights on its own. ``game``: each
     seat is the learner with the weight of ``current``, and every other seat of the game is held by
@@ -149,6 +153,7 @@ class LeagueConfig:
             **dict.fromkeys(OPPONENT_KINDS, _numbers(0.0, 1e9)),
             "snapshot_interval": _ints(1),
             "max_snapshots": _ints(1, 10**4),
+            "exploiter_samples": _ints(0),
         })
         weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
         if sum(weights.values()) <= 0:
@@ -304,6 +309,8 @@ class TrainConfig:
             raise ValueError("device=cuda needs trainer=ppo (the sb3 trainer runs on cpu)")
         if self.trainer == "sb3" and self.ppo.obs_norm == "running":
             raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
+        if self.trainer == "sb3" and self.league.exploiter_samples:
+            raise ValueError("league.exploiter_samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.eval.exploit_samples:
             raise ValueError("eval.exploit_samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.eval.crossplay_games:

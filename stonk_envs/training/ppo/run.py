@@ -273,6 +273,10 @@ class PPORun:
             raise StopRequested
         if self.step >= due["snapshot"]:
             self.snapshots.add(self.step, self.net.actor)
+            if c.league.exploiter_samples:
+                from stonk_envs.training.exploiters import add_exploiter
+
+                add_exploiter(self)
             due["snapshot"] = _next_multiple(self.step, c.league.snapshot_interval)
         evaluate = due["eval"] is not None and self.step >= due["eval"]
         started = time.perf_counter()
