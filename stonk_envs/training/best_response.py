@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from stonk_envs import vector
+from stonk_envs import configs, vector
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.evaluation.exploit_budget import STARTS
 from stonk_envs.policies.base import Policy
@@ -40,20 +40,14 @@ CRITIC_WARMUP = 0.05
 """Share of a ``frozen`` start's budget in which only the fresh critic learns (the actor stays as it was)."""
 
 
-def shipped_config(game: str) -> Path | None:
-    """The shipped training config of ``game`` (``configs/<game>.yaml``), where this checkout has it."""
-    root = Path(__file__).resolve().parents[2]
-    for folder in (root / "stonk_envs" / "configs", root / "configs"):
-        if (folder / f"{game}.yaml").is_file():
-            return folder / f"{game}.yaml"
-    return None
+def shipped_config(game: str) -> Path:
+    """The shipped training config of ``game`` (``stonk_envs/configs/<game>.yaml``)."""
+    return configs.shipped_file(game)
 
 
 def learner_settings(game: str, num_players: int) -> TrainConfig:
-    """The trainer settings the learner uses: the game's shipped config (the schema's defaults without one)."""
-    path = shipped_config(game)
-    return load_config(path, [f"num_players={num_players}", "trainer=ppo"]) if path else TrainConfig(
-        trainer="ppo", game=game, num_players=num_players)
+    """The trainer settings the learner uses: the game's shipped config."""
+    return load_config(shipped_config(game), [f"num_players={num_players}", "trainer=ppo"])
 
 
 @dataclass
