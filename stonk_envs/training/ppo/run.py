@@ -215,6 +215,23 @@ class PPORun:
             ))
             run_state.write_json(self.run_dir / "crossplay.json", self.crossplay)
             plot_ratings(self.crossplay, self.run_dir / "crossplay.png")
+        if c.eval.exploit_samples:
+            self._measure_exploitability()
+
+    def _measure_exploitability(self) -> None:
+        """The newest evaluation's checkpoint against a best response (``eval.exploit_samples``)."""
+        from stonk_envs.training import exploit_curve
+
+        point = self.history[-1]
+        folder = self.run_dir / "exploit" / f"step_{point['step']:010d}"
+        with torch.random.fork_rng(devices=[]):
+            point["exploit"] = exploit_curve.measure(run_state.policy_path(self.run_dir, point["step"]), self.config,
+                                                     folder, self.config.seed + 4)
+        self.bar.write(f"approximate exploitability at step {point['step']:,}: best response's win share "
+                       f"{point['exploit']['win_share']:.3f} [{point['exploit']['share_ci_low']:.3f}, "
+                       f"{point['exploit']['share_ci_high']:.3f}] ({point['exploit']['best_start']} start)")
+        run_state.write_json(self.run_dir / "evaluations.json", self.history)
+        exploit_curve.plot_exploitability(self.history, self.crossplay, self.run_dir / "exploitability.png")
 
     def best_step(self) -> int:
         """The evaluated step with the best win share against the first of ``eval.opponents`` (latest on ties)."""
@@ -257,6 +274,10 @@ class PPORun:
             raise StopRequested
         if self.step >= due["snapshot"]:
             self.snapshots.add(self.step, self.net.actor)
+            if c.league.exploiter_samples:
+                from stonk_envs.training.exploiters import add_exploiter
+
+                add_exploiter(self)
             due["snapshot"] = _next_multiple(self.step, c.league.snapshot_interval)
         evaluate = due["eval"] is not None and self.step >= due["eval"]
         started = time.perf_counter()
