@@ -16,11 +16,12 @@ import time
 from functools import partial
 from pathlib import Path
 
+from stonk_envs.cli_args import input_file
 from stonk_envs.integrations.rllib_config import RLlibConfig, load_rllib_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="YAML config file, e.g. configs/rllib_stocks_and_bombs.yaml")
+    parser.add_argument("--config", type=input_file, help="YAML config file, e.g. configs/rllib_stocks_and_bombs.yaml")
     parser.add_argument("--address", help="address of a running Ray cluster (ray://host:10001, or auto)")
     parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (OmegaConf dotlist)")
 

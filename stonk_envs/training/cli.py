@@ -10,10 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from stonk_envs.cli_args import add_trust_file, input_dir, input_file
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="YAML config file (default: the built-in defaults)")
-    parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
+    parser.add_argument("--config", type=input_file, help="YAML config file (default: the built-in defaults)")
+    parser.add_argument("--resume", type=input_dir, metavar="RUN_DIR",
+                        help="continue the run in RUN_DIR from its newest checkpoint")
+    add_trust_file(parser)
     parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (OmegaConf dotlist)")
 
 
@@ -22,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from stonk_envs.training.trainer import resume, train
 
     try:
-        if args.resume:
+        if args.resume is not None:
             if args.config:
                 raise ValueError("--resume uses the run's own config.yaml; give overrides instead of --config")
             resume(args.resume, args.overrides)
