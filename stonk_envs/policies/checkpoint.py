@@ -313,7 +313,7 @@ def load_policy(
     if metadata["kind"] == "rllib":
         if not trusted(trust):
             raise UntrustedFileError(f"{path}: refused: an RLlib checkpoint; {TRUST_HINT}")
-        from stonk_envs.integrations.rllib_modules import load_rllib_policy
+        from stonk_envs.policies.rllib_policy import load_rllib_policy
 
         policy = load_rllib_policy(path, metadata, deterministic)
     elif state_dict is None:

@@ -3,6 +3,8 @@
 ``draw(game, states, i, seat)`` returns an ``(H, W, 3)`` uint8 image of ``states[i]`` as
 ``seat`` sees it (others' hidden cards as backs), or of everything when ``seat`` is None.
 The size depends only on the game and its player count, so the frames of a game make a video.
+Importing this package registers ``draw`` and the window with :mod:`stonk_envs.core.pictures`,
+the hook through which the envs' ``render()`` reaches them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import importlib
 
 import numpy as np
 
+from stonk_envs.core import pictures
 from stonk_envs.core.game import Game
 
 DRAWERS = {
@@ -34,3 +37,12 @@ def draw(game: Game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray
 def frame_size(game: Game) -> tuple[int, int]:
     """``(width, height)`` of every picture of ``game``."""
     return _drawer(game).size(game.num_players)
+
+
+def _open_window(title: str):
+    from stonk_envs.render.window import HumanView
+
+    return HumanView(title)
+
+
+pictures.register(pictures.Pictures(draw=draw, open_window=_open_window))

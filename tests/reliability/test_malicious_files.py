@@ -104,7 +104,7 @@ def test_evaluate_plays_a_payload_sb3_zip_without_running_it(sb3_zip, tmp_path):
 
 
 def test_play_seats_a_payload_sb3_zip_without_running_it(sb3_zip, tmp_path, monkeypatch):
-    import stonk_envs.play.cli as play_cli
+    import stonk_envs.play.session as play_session
 
     path, marker = sb3_zip
     seated = []
@@ -113,7 +113,7 @@ def test_play_seats_a_payload_sb3_zip_without_running_it(sb3_zip, tmp_path, monk
         seated.append(seats)
         raise ValueError("stopped before play")
 
-    monkeypatch.setattr(play_cli, "Session", stop)
+    monkeypatch.setattr(play_session, "Session", stop)
     assert main(["play", *GAME, "--opponents", str(path), "--num-players", "4",
                  "--record", str(tmp_path / "r.json")]) == 2
     assert seated and len(seated[0]) == 4
