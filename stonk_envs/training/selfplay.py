@@ -220,9 +220,11 @@ class SelfPlayVecEnv(LeagueVecEnv):
         return {"games": games, "obs": self.obs.copy(), "masks": self.masks.copy()}
 
     def _set_games_state(self, state: dict[str, Any]) -> None:
+        if "envs" in state and "games" not in state:  # saved whole before 0.3 (read only with --trust-file)
+            state = {**state, "games": [{"table": env.table.snapshot(), "agents": list(env.agents)}
+                                        for env in state["envs"]]}
         if "games" not in state:
-            raise ValueError("saved self-play state is not of the pettingzoo backend (or from before games "
-                             "were saved as arrays)")
+            raise ValueError("saved self-play state is not of the pettingzoo backend")
         if len(state["games"]) != self.num_envs or state["obs"].shape != self.obs.shape:
             raise ValueError(
                 f"saved self-play state has {len(state['games'])} games of shape {state['obs'].shape}, "

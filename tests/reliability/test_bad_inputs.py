@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import torch
 
+from stonk_envs import stocks_and_bombs_v1 as stocks_and_bombs
 from stonk_envs import vector
 from stonk_envs.cli import main
-from stonk_envs.games import stocks_and_bombs
 from stonk_envs.policies.checkpoint import METADATA_MEMBER, load_policy, make_metadata, save_torch
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.torch_policy import MaskedMLP
