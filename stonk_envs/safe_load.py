@@ -216,7 +216,7 @@ def load_tensors(
             return torch.load(buffer, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many kinds for a damaged or foreign file
         text = str(err).strip()
-        if "Weights only load failed" in text or "Unsupported global" in text or "Unsupported operand" in text:
+        if "Unsupported global" in text or "GLOBAL " in text or "Can only build" in text:
             found = re.search(r"GLOBAL ([\w.]+)", text)
             raise UntrustedFileError(
                 f"{what}: refused: it holds objects other than tensors, arrays and plain values "

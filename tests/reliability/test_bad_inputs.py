@@ -57,7 +57,7 @@ PATH_CASES = [
     (["train", "--config", "."], "is a folder, not a file"),
     (["train", "--config", LONG], "300 bytes long"),
     (["train-rllib", "--config", "."], "is a folder, not a file"),
-    (["play", "--game", "stockpile", "--record", LONG + ".json"], "300 bytes long"),
+    (["play", "--game", "stockpile", "--record", LONG + ".json"], "305 bytes long"),
     (["play", "--game", "stockpile", "--record", "."], "is a folder, not a file"),
     (["replay", "."], "is a folder, not a file"),
     (["replay", ""], "must not be empty"),
