@@ -301,6 +301,7 @@ def _load_model(policy_file: Path, venv: Any, config: TrainConfig) -> MaskablePP
     model.num_timesteps = saved.plain("num_timesteps", int)
     model._n_updates = saved.plain("_n_updates", int)
     model._episode_num = saved.plain("_episode_num", int)
+    model.ep_success_buffer = deque(maxlen=model._stats_window_size)  # the games report no successes
     return model
 
 

@@ -132,8 +132,16 @@ class BatchEngine:
         self._observe_all = observe == "all"
         per_game = 2 * game.state_dtype.itemsize + n * (8 * o + 2 * a + 40) + 64
         check_memory(f"{num_envs:,} games of {game.name}", num_envs * per_game)
+        try:
+            self._allocate(num_envs, n, o, a)
+        except MemoryError:
+            raise ValueError(f"{num_envs:,} games of {game.name} do not fit in memory") from None
+
+    def _allocate(self, num_envs: int, n: int, o: int, a: int) -> None:
+        """The state records and buffers of ``num_envs`` games."""
+        game = self.game
         self._args = game.init_args()
-        self._states = np.zeros(num_envs, dtype=self.game.state_dtype)
+        self._states = np.zeros(num_envs, dtype=game.state_dtype)
         self.states = self._states.view()
         self.states.flags.writeable = False
         self._obs = np.zeros((num_envs, n, o), np.float32)

@@ -90,12 +90,12 @@ def test_train_config_holding_a_scalar_is_named(cwd, capsys):
 
 
 def test_bench_batch_beyond_the_memory_is_refused_before_allocating(cwd, capsys):
-    status, err = run_cli(["bench", "--games", "stonk_market", "--batch-sizes", "16777216", "--seconds", "0.01",
-                           "--repeats", "1", "--out", str(cwd / "bench")], capsys)
     with open("/proc/meminfo") as meminfo:
         available = next(int(line.split()[1]) * 1024 for line in meminfo if line.startswith("MemAvailable"))
     if vector.make("stonk_market", 1).nbytes_per_game * 2**24 < available:
         pytest.skip("this machine has the memory for the largest batch")
+    status, err = run_cli(["bench", "--games", "stonk_market", "--batch-sizes", "16777216", "--seconds", "0.01",
+                           "--repeats", "1", "--out", str(cwd / "bench")], capsys)
     assert_one_line_error(status, err, "GiB of memory")
 
 
