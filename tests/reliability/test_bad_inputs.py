@@ -94,7 +94,7 @@ def test_bench_batch_beyond_the_memory_is_refused_before_allocating(cwd, capsys)
         available = next(int(line.split()[1]) * 1024 for line in meminfo if line.startswith("MemAvailable"))
     if vector.make("stonk_market", 1).nbytes_per_game * 2**24 < available:
         pytest.skip("this machine has the memory for the largest batch")
-    status, err = run_cli(["bench", "--games", "stonk_market", "--batch-sizes", "16777216", "--seconds", "0.01",
+    status, err = run_cli(["bench", "--game", "stonk_market", "--batch-sizes", "16777216", "--seconds", "0.01",
                            "--repeats", "1", "--out", str(cwd / "bench")], capsys)
     assert_one_line_error(status, err, "GiB of memory")
 
@@ -232,11 +232,11 @@ def test_replay_panel_shows_control_characters_of_player_names_escaped():
     from stonk_envs.replay.terminal import moment_panel
     from stonk_envs.replay.timeline import Moment
 
-    game = build_game("stocks_and_bombs", num_players=2)
+    game = build_game("stocks_and_bombs", num_players=4)
     states = np.zeros(1, dtype=game.state_dtype)
     game.reset(states, 0, 1)
-    moment = Moment(-1, states, [], np.zeros(2), False)
+    moment = Moment(-1, states, [], np.zeros(4), False)
     console = Console(record=True, width=200, force_terminal=True)
-    console.print(moment_panel(game, moment, 10, None, ["\x1b[2Jclear", "ok"]))
+    console.print(moment_panel(game, moment, 10, None, ["\x1b[2Jclear", "ok", "ok", "ok"]))
     text = console.export_text()
     assert "\\x1b[2Jclear" in text and "\x1b[2J" not in text
