@@ -25,7 +25,7 @@ from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 
 CHECK_SAMPLES = 256
 TOLERANCE = 1e-4
-"""The largest difference of a logit between the source and the converted policy."""
+"""The largest difference of an action's log-probability between the source and the converted policy."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +102,8 @@ def check_same_logits(policy: Policy, net: MaskedMLP, source: str, seed: int = 0
     with torch.no_grad():
         mine = net(torch.as_tensor(observations), torch.as_tensor(masks)).numpy()
     theirs = policy_logits(policy, observations, masks)
+    # logits count up to a constant per row (SB3's are log-probabilities): compare log-softmaxes
+    mine, theirs = (torch.log_softmax(torch.as_tensor(x, dtype=torch.float64), -1).numpy() for x in (mine, theirs))
     worst = float(np.max(np.abs(mine - theirs)))
     if not worst <= TOLERANCE:
         raise ValueError(f"{source}: the converted network differs from the source by {worst:.3g} in a logit")
