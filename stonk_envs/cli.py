@@ -15,6 +15,7 @@ from stonk_envs import __version__
 SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
     "configs": "stonk_envs.configs.cli",
+    "convert": "stonk_envs.convert",
     "crossplay": "stonk_envs.evaluation.crossplay_cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
@@ -53,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except (ValueError, TypeError) as err:
         print(f"stonk-envs {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # a file system refusal found during the work (disk full, permissions)
+        print(f"stonk-envs {args.command}: error: {err.strerror or err}: {err.filename or ''}", file=sys.stderr)
         return 2
 
 

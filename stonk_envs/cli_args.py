@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from stonk_envs.core.validation import SEED_MAX, check_int, check_number
-from stonk_envs.files import check_output_dir
+from stonk_envs.files import check_input_dir, check_input_file, check_output_dir, check_output_file, check_path_text
 from stonk_envs.registry import GAME_MODULES
+from stonk_envs.safe_load import TRUST_ENV, check_regular_file
 
 DEFAULT_GAME = "stocks_and_bombs"
 """The game of every subcommand's ``--game`` unless told otherwise."""
@@ -56,12 +58,56 @@ def number(
     return parse
 
 
-def output_dir(text: str) -> Path:
-    """A type for a folder the command may create or write into (checked before any work)."""
+def _path_type(check: Callable[[str, str], Path], doc: str) -> Callable[[str], Path]:
+    def parse(text: str) -> Path:
+        try:
+            return check(text, "path")
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err).removeprefix("path ").removeprefix("path: ")) from None
+
+    parse.__doc__ = doc
+    return parse
+
+
+output_dir = _path_type(check_output_dir, "A folder the command may create or write into (checked before any work).")
+output_file = _path_type(check_output_file, "A file the command may create or replace (its folder checked up front).")
+input_file = _path_type(check_input_file, "An existing regular file to read (not a folder, pipe or device).")
+input_dir = _path_type(check_input_dir, "An existing folder to read.")
+
+
+def config(text: str) -> str:
+    """A config: a shipped config's name or a YAML file (a path that exists must be a regular file)."""
     try:
-        return check_output_dir(text, "folder")
+        path = check_path_text(text, "config")
+        if os.path.lexists(path):
+            check_regular_file(path, "config")
     except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err).removeprefix("folder ")) from None
+        raise argparse.ArgumentTypeError(str(err).removeprefix("config ").removeprefix("config: ")) from None
+    return text
+
+
+def player(text: str) -> str:
+    """A player spec: a built-in player's name or a policy path (non-empty, not too long; resolved later)."""
+    try:
+        check_path_text(text, "player")
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("player ").removeprefix("player: ")) from None
+    return text
+
+
+class _TrustFiles(argparse.Action):
+    def __call__(self, parser, namespace, values, option_string=None):
+        os.environ[TRUST_ENV] = "1"  # worker processes inherit it
+        setattr(namespace, self.dest, True)
+
+
+def add_trust_file(parser: argparse.ArgumentParser) -> None:
+    """``--trust-file``: load policy files even where that means unpickling them (runs their code)."""
+    parser.add_argument(
+        "--trust-file", action=_TrustFiles, nargs=0, default=False,
+        help="load RLlib checkpoints and SB3 zips with custom objects by unpickling them; this runs any code "
+             "the file holds, so only for files from someone you trust",
+    )
 
 
 seed = integer(0, SEED_MAX)

@@ -62,16 +62,66 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
 
 
 def _first_existing(path: Path) -> Path:
-    while not path.exists() and path != path.parent:
+    while not os.path.lexists(path) and path != path.parent:
         path = path.parent
+    return path
+
+
+NAME_MAX = 255
+"""The longest file name (bytes) Linux file systems take."""
+PATH_MAX = 4096
+"""The longest path (bytes) the system takes."""
+
+
+def check_path_text(path: str | os.PathLike | None, option: str) -> Path:
+    """``path`` as a ``Path``; ``ValueError`` naming ``option`` when it is None, empty, holds a NUL or is too long.
+
+    An empty string is never taken for the current folder, nor None for a default.
+    """
+    if path is None or not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"{option} must be a path, got {path!r}")
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if text == "":
+        raise ValueError(f"{option} must not be empty")
+    if "\0" in text:
+        raise ValueError(f"{option} {text!r} holds a NUL character")
+    for part in Path(text).parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise ValueError(f"{option}: the name {part[:40]!r}... is {len(os.fsencode(part)):,} bytes long; "
+                             f"file names are at most {NAME_MAX}")
+    if len(os.fsencode(os.path.abspath(text))) >= PATH_MAX:
+        raise ValueError(f"{option} is too long: {len(os.fsencode(os.path.abspath(text))):,} bytes (at most "
+                         f"{PATH_MAX - 1})")
+    return Path(text)
+
+
+def check_input_file(path: str | os.PathLike | None, option: str) -> Path:
+    """``path`` as an existing regular file (not a folder, pipe or device); ``ValueError`` naming ``option``."""
+    from stonk_envs.safe_load import check_regular_file
+
+    path = check_path_text(path, option)
+    check_regular_file(path, option)
+    return path
+
+
+def check_input_dir(path: str | os.PathLike | None, option: str) -> Path:
+    """``path`` as an existing folder; ``ValueError`` naming ``option`` if not."""
+    path = check_path_text(path, option)
+    try:
+        is_dir = path.is_dir()
+    except OSError as err:
+        raise ValueError(f"{option} {str(path)!r} cannot be read: {err.strerror}") from None
+    if not is_dir:
+        what = "is a file" if path.exists() else "does not exist"
+        raise ValueError(f"{option} {str(path)!r} {what}, not a folder")
     return path
 
 
 def check_output_dir(path: str | os.PathLike, option: str) -> Path:
     """``path`` as a folder that can be created or written; ``ValueError`` naming ``option`` if not."""
-    path = Path(path)
-    if str(path) == "":
-        raise ValueError(f"{option} must not be empty")
+    path = check_path_text(path, option)
     existing = _first_existing(path.absolute())
     if not existing.is_dir():
         what = "is" if existing == path.absolute() else f"is inside {str(existing)!r}, which is"
@@ -83,8 +133,10 @@ def check_output_dir(path: str | os.PathLike, option: str) -> Path:
 
 def check_output_file(path: str | os.PathLike, option: str) -> Path:
     """``path`` as a file that can be created or replaced; ``ValueError`` naming ``option`` if not."""
-    path = Path(path)
+    path = check_path_text(path, option)
     if path.is_dir():
         raise ValueError(f"{option} {str(path)!r} is a folder, not a file")
-    check_output_dir(path.parent, f"the folder of {option}")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{option} {str(path)!r} is not a regular file (a pipe, socket or device)")
+    check_output_dir(path.absolute().parent, f"the folder of {option}")
     return path

@@ -27,7 +27,10 @@ from typing import Any
 import numpy as np
 
 from stonk_envs.core.game import NO_ACTION, Game
+from stonk_envs.safe_load import json_depth_problem, read_file
 
+MAX_RECORD_BYTES = 256 * 2**20
+"""The largest game record read: 256 MiB (a long game is a few MiB)."""
 FORMAT = "stonk_envs game record"
 FORMAT_VERSION = 1
 REWARD_TOLERANCE = 1e-4
@@ -89,16 +92,22 @@ class GameRecord:
     def load(cls, path: str | Path) -> GameRecord:
         """Read a record, checking that it is one, that it is whole and that its fields make sense."""
         path = Path(path)
+        if not path.exists():
+            raise RecordError(f"{path}: no such file")
         try:
-            text = path.read_bytes().decode("utf-8")
-        except FileNotFoundError as error:
-            raise RecordError(f"{path}: no such file") from error
+            data = read_file(path, MAX_RECORD_BYTES, "game record")
+        except ValueError as error:
+            raise RecordError(str(error)) from None
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise RecordError(f"{path}: not a game record (not UTF-8 text; byte {error.start} is invalid)") from error
         return cls.from_json(text, str(path))
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> GameRecord:
+        if problem := json_depth_problem(text):
+            raise RecordError(f"{source}: not a game record: its JSON is {problem}")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

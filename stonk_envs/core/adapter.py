@@ -35,6 +35,12 @@ ILLEGAL_ACTION_POLICIES = ("raise", "void")
 WRAPPED_ILLEGAL_ACTION_POLICIES = ("terminate", "void")
 
 
+def check_reset_options(options: Any) -> None:
+    """``reset``'s ``options`` must be None or a dict (these games read none of its keys)."""
+    if options is not None and not isinstance(options, dict):
+        raise OptionTypeError(f"options must be a dict or None, got {options!r:.80}")
+
+
 class GameTable:
     """One game in play: its state record, buffers, spaces and seeding."""
 
@@ -69,6 +75,7 @@ class GameTable:
         self.state_space = spaces.Box(-np.inf, np.inf, (game.state_size,), dtype=np.float32)
         self.game_over = False
         self.started = False
+        self.closed = False
         self._masks: list[np.ndarray | None] = [None] * n
         self.recorder = None
         """A :class:`stonk_envs.records.Recorder` told of every reset and step, or None."""
@@ -87,6 +94,7 @@ class GameTable:
         self.cycles = 0
         self.truncated = False
         self.started = True
+        self.closed = False
         self._masks = [None] * self.game.num_players
         self.refresh_actors()
 
@@ -173,9 +181,44 @@ class GameTable:
         return info
 
     def check_started(self, call: str) -> None:
-        """Raise ``ValueError`` when ``call`` comes before the first ``reset()``."""
+        """Raise ``ValueError`` when ``call`` comes before the first ``reset()``, or after ``close()``."""
+        if self.closed:
+            raise ValueError(f"{call} called after close(); call reset() to play again")
         if not self.started:
             raise ValueError(f"{call} called before reset()")
+
+    SNAPSHOT_ARRAYS = ("states", "actor_flags", "joint", "rewards", "voids")
+
+    def snapshot(self) -> dict[str, Any]:
+        """The game in play as arrays and plain values (no objects), for :meth:`restore`."""
+        return {
+            **{name: getattr(self, name).copy() for name in self.SNAPSHOT_ARRAYS},
+            "cycles": self.cycles, "truncated": self.truncated, "game_over": self.game_over, "started": self.started,
+            "np_random": None if self.np_random is None else self.np_random.bit_generator.state,
+        }
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Continue the game :meth:`snapshot` saved (same game and config); ``ValueError`` and no change if not."""
+        try:
+            arrays = {name: np.asarray(saved[name]) for name in self.SNAPSHOT_ARRAYS}
+            flags = {name: saved[name] for name in ("cycles", "truncated", "game_over", "started", "np_random")}
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"not a game snapshot: {type(err).__name__}: {err}") from None
+        for name, array in arrays.items():
+            own = getattr(self, name)
+            if array.dtype != own.dtype or array.shape != own.shape:
+                raise ValueError(f"game snapshot field {name!r} is {array.dtype}{array.shape}, "
+                                 f"this game's is {own.dtype}{own.shape}")
+        generator = None
+        if flags["np_random"] is not None:
+            generator = np.random.Generator(np.random.PCG64())
+            generator.bit_generator.state = flags["np_random"]
+        for name, array in arrays.items():
+            getattr(self, name)[...] = array
+        self.cycles, self.truncated = int(flags["cycles"]), bool(flags["truncated"])
+        self.game_over, self.started, self.np_random = bool(flags["game_over"]), bool(flags["started"]), generator
+        self.closed = False
+        self._masks = [None] * self.game.num_players
 
     def state(self) -> np.ndarray:
         self.check_started("state()")
@@ -200,6 +243,7 @@ class GameTable:
         return text
 
     def close(self) -> None:
+        self.closed = True
         if self._window is not None:
             self._window.close()
             self._window = None
@@ -242,6 +286,7 @@ class StonkAECEnv(AECEnv):
         return self.table.action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        check_reset_options(options)
         self.table.reset(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -268,6 +313,12 @@ class StonkAECEnv(AECEnv):
         """Raise :class:`OptionTypeError` unless ``action`` is None or an integer (not a bool)."""
         if action is not None and not is_int(action):
             raise OptionTypeError(f"{self.agent_selection}: action must be an integer or None, got {action!r}")
+
+    def check_action_range(self, action: Any) -> None:
+        """Raise ``ValueError`` for an integer action outside the action space (what ``env()`` refuses)."""
+        n = self.table.game.num_actions
+        if action is not None and not 0 <= action < n:
+            raise ValueError(f"{self.agent_selection}: action {action} is outside the action space 0..{n - 1}")
 
     def last(self, observe: bool = True):
         self.check_in_play("last()")
@@ -362,6 +413,7 @@ class StonkParallelEnv(ParallelEnv):
         return self.table.action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        check_reset_options(options)
         self.table.reset(seed)
         self.agents = list(self.possible_agents)
         observations = self.table.observe_every_seat()
@@ -471,6 +523,7 @@ class _OrderEnforcing(_DirectReads, wrappers.OrderEnforcingWrapper):
         base = self.__dict__["_base"]
         base.check_in_play("step()")
         base.check_action_type(action)
+        base.check_action_range(action)
         super().step(action)
 
     def last(self, observe: bool = True):

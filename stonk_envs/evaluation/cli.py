@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from stonk_envs.cli_args import add_env_options, add_game, output_dir, positive, seed
+from stonk_envs.cli_args import add_env_options, add_game, add_trust_file, output_dir, player, positive, seed
 from stonk_envs.cli_args import env_option as env_option  # the exploit command reads it from here
 from stonk_envs.files import check_output_dir
 
@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         nargs="+",
+        type=player,
         default=None,
         help="random, heuristic or a policy file, one per seat (default: heuristic, then random in every other seat)",
     )
@@ -44,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=output_dir, default=None, help="folder for report.json and report.png "
                         "(default: runs/evaluate/<game>)")
     parser.add_argument("--no-plot", action="store_true", help="skip the figure")
+    add_trust_file(parser)
     parser.add_argument("--save-records", type=game_choice, default=None, metavar="CHOICE",
                         help="save game records (for stonk-envs replay) into <out>/records: first:N, losses:N "
                         "(games the first listed player did not win) or all")

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from stonk_envs import cli_args
 from stonk_envs.evaluation.crossplay import BASELINES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="training run folder")
+    parser.add_argument("run_dir", type=cli_args.input_dir, metavar="RUN_DIR", help="training run folder")
     parser.add_argument("--games", type=cli_args.positive, default=2000,
                         help="league games to play (default: %(default)s)")
     parser.add_argument("--baselines", nargs="*", default=list(BASELINES),
@@ -30,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     parser.add_argument("--workers", type=cli_args.positive, default=1,
                         help="worker processes (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=None, help="folder for crossplay.json and crossplay.png "
-                        "(default: RUN_DIR)")
+    parser.add_argument("--out", type=cli_args.output_dir, default=None,
+                        help="folder for crossplay.json and crossplay.png (default: RUN_DIR)")
     parser.add_argument("--no-plot", action="store_true", help="skip the figure")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 

@@ -224,10 +224,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m stonk_envs.evaluation.playstats", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--game", required=True, choices=["stocks_and_bombs", "stonk_market"])
-    parser.add_argument("--players", nargs="+", required=True, help="one player spec per seat")
+    parser.add_argument("--players", nargs="+", type=cli_args.player, required=True, help="one player spec per seat")
     parser.add_argument("--games", type=cli_args.positive, default=1000)
     parser.add_argument("--seed", type=cli_args.seed, default=0)
-    parser.add_argument("--json", help="also write the summary to this JSON file")
+    parser.add_argument("--json", type=cli_args.output_file, help="also write the summary to this JSON file")
     args = parser.parse_args(argv)
     try:
         stats = play_stats(args.game, args.players, args.games, args.seed)

@@ -11,6 +11,7 @@ import numpy as np
 from stonk_envs.evaluation.ratings import rate_games
 from stonk_envs.evaluation.stats import wilson_interval
 from stonk_envs.files import atomic_write_text
+from stonk_envs.text import printable
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class EvaluationReport:
         ]
         for r in self.players:
             lines.append(
-                f"{r.name:<28} {r.games:>6} {r.wins:>6} {r.win_rate:>9.3f} "
+                f"{printable(r.name):<28} {r.games:>6} {r.wins:>6} {r.win_rate:>9.3f} "
                 f"{f'[{r.ci_low:.3f}, {r.ci_high:.3f}]':>15} {r.win_share:>6.3f} {r.mean_reward:>8.3f} "
                 f"{r.mean_score:>8.2f} "
                 f"{r.rating_ordinal:>8.2f}"

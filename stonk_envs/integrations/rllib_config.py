@@ -120,6 +120,8 @@ def load_rllib_config(path: str | None, overrides: list[str] | None = None) -> R
         config = OmegaConf.to_object(merged)
     except FileNotFoundError:
         raise ValueError(f"config file not found: {path}") from None
+    except OSError as error:  # OmegaConf's word for a file holding a scalar ("Invalid loaded object type")
+        raise ValueError(f"config file {str(path)!r} must hold key: value pairs ({error})") from None
     except OmegaConfBaseException as error:
         raise ValueError(str(error).splitlines()[0]) from None
     game_module(config.game).parallel_env(num_players=config.num_players, **config.env_config)  # checks the options

@@ -21,7 +21,8 @@ from stonk_envs.integrations.rllib_config import RLlibConfig, load_rllib_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help=cli_args.CONFIG_HELP.replace("stocks_and_bombs", "rllib_stocks_and_bombs"))
+    parser.add_argument("--config", type=cli_args.config,
+                        help=cli_args.CONFIG_HELP.replace("stocks_and_bombs", "rllib_stocks_and_bombs"))
     parser.add_argument("--address", help="address of a running Ray cluster (ray://host:10001, or auto)")
     cli_args.add_overrides(parser, "iterations=50 num_env_runners=4")
 

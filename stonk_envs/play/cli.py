@@ -21,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponents",
         nargs="+",
+        type=cli_args.player,
         default=["heuristic"],
         help="heuristic, random, a saved policy file or human (another person at this keyboard), "
         "one per other seat in seat order; one spec fills every other seat (default: heuristic)",
@@ -34,9 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cli_args.add_env_options(parser)
     parser.add_argument("--seed", type=cli_args.seed, default=None,
                         help="seed of the deal and the players (default: random)")
+    cli_args.add_trust_file(parser)
     parser.add_argument(
         "--record",
-        type=Path,
+        type=cli_args.output_file,
         default=None,
         help="where to save the game record (default: runs/play/<game>-<UTC time>.json)",
     )

@@ -22,6 +22,7 @@ from stonk_envs import records
 from stonk_envs.games_index import game_module
 from stonk_envs.policies import Policy, make_player
 from stonk_envs.replay.timeline import named_moves
+from stonk_envs.text import printable
 
 HUMAN = "human"
 HELP = "type a move's number, a word to list the moves that contain it, or q to quit"
@@ -211,5 +212,5 @@ def build_seats(game: str, seat: int, opponents: list[str], num_players: int | N
             continue
         if spec not in cache:
             cache[spec] = make_player(spec, game, n)
-        seats.append(Seat(Path(spec).name if spec not in ("random", "heuristic") else spec, cache[spec]))
+        seats.append(Seat(printable(Path(spec).name) if spec not in ("random", "heuristic") else spec, cache[spec]))
     return seats

@@ -5,7 +5,12 @@
 - A plain torch policy (:class:`~stonk_envs.policies.torch_policy.MaskedMLP`) is a
   ``torch.save`` file of ``{"metadata": {...}, "state_dict": {...}}``.
 - An RLlib learner module is its checkpoint folder with ``stonk_envs_metadata.json`` in it
-  (:mod:`stonk_envs.integrations.rllib_modules`; needs the ``rllib`` extra).
+  (:mod:`stonk_envs.integrations.rllib_modules`; needs the ``rllib`` extra). RLlib reads it
+  by unpickling, so it loads only when trusted; ``stonk-envs convert`` turns it into a torch file.
+
+Loading runs no code from the file (:mod:`stonk_envs.safe_load`): an SB3 zip's policy is
+rebuilt from its readable parts (:mod:`stonk_envs.policies.sb3_zip`), a torch file is read
+with ``weights_only=True``.
 
 Files are written atomically (:func:`stonk_envs.files.atomic_write`, with the user's umask), and
 :func:`load_policy` refuses a file made for another game, player count, observation version
@@ -29,8 +34,22 @@ from stonk_envs.files import atomic_write
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.sb3_policy import SB3Policy
+from stonk_envs.policies.sb3_zip import SB3Zip
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
+from stonk_envs.policies.weights import check_architecture_fits, check_finite, mlp_parameters
 from stonk_envs.registry import GAME_MODULES, OBSERVATION_VERSION, env_id
+from stonk_envs.safe_load import (
+    MAX_JSON_BYTES,
+    TRUST_HINT,
+    UntrustedFileError,
+    check_archive,
+    check_regular_file,
+    load_tensors,
+    parse_json,
+    read_json,
+    read_member,
+    trusted,
+)
 
 FORMAT = "stonk_envs.policy/1"
 METADATA_MEMBER = "stonk_envs_metadata.json"
@@ -140,29 +159,37 @@ def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
     return atomic_write(Path(path), lambda temporary: torch.save(payload, temporary))
 
 
-def _read(path: Path) -> tuple[dict, dict | None]:
-    """``(metadata, state_dict)``; the state dict is None for an SB3 file or an RLlib folder."""
+def _read(path: Path, trust: bool = False) -> tuple[dict, dict | None]:
+    """``(metadata, state_dict)``; the state dict is None for an SB3 file or an RLlib folder.
+
+    Only JSON and tensors are read (:mod:`stonk_envs.safe_load`), within its size limits.
+    """
     if path.is_dir() and (path / METADATA_MEMBER).is_file():
-        try:
-            metadata = json.loads((path / METADATA_MEMBER).read_text())
-        except ValueError as error:
-            raise ValueError(f"{path}: unreadable {METADATA_MEMBER}: {error}") from None
+        metadata = read_json(path / METADATA_MEMBER, "policy metadata")
         return _check_metadata(metadata, path), None
-    if not path.is_file():
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder without {METADATA_MEMBER}, not a policy")
+    if not path.exists():
         raise ValueError(f"no policy file at {path}")
+    check_regular_file(path, "policy file")
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            if METADATA_MEMBER in archive.namelist():
-                try:
-                    metadata = json.loads(archive.read(METADATA_MEMBER))
-                except (ValueError, zipfile.BadZipFile) as error:
-                    raise ValueError(f"{path}: unreadable {METADATA_MEMBER}: {error}") from None
-                return _check_metadata(metadata, path), None
+        try:
+            with zipfile.ZipFile(path) as archive:
+                check_archive(archive, str(path))
+                has_metadata = METADATA_MEMBER in archive.namelist()
+                if has_metadata:
+                    text = read_member(archive, METADATA_MEMBER, MAX_JSON_BYTES, str(path))
+        except zipfile.BadZipFile as error:
+            raise ValueError(f"{path}: damaged zip: {error}") from None
+        if has_metadata:
+            metadata = parse_json(text, f"{path}: {METADATA_MEMBER}")
+            return _check_metadata(metadata, path), None
     try:
-        payload = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ValueError(f"{path} is not a stonk_envs policy file (corrupt or foreign): {reason}") from None
+        payload = load_tensors(path, str(path), trust=trust)
+    except UntrustedFileError:
+        raise
+    except ValueError as error:
+        raise ValueError(f"{path} is not a stonk_envs policy file (corrupt or foreign): {error}") from None
     if not isinstance(payload, dict) or not {"metadata", "state_dict"} <= set(payload):
         raise ValueError(f"{path} is not a stonk_envs policy file (no metadata and state_dict)")
     return _check_metadata(payload["metadata"], path), payload["state_dict"]
@@ -200,28 +227,50 @@ def _check_match(metadata: dict, path: Path, game: str | None, num_players: int 
         )
 
 
-def _load_sb3(path: Path, metadata: dict, deterministic: bool) -> SB3Policy:
+def _load_sb3(path: Path, metadata: dict, deterministic: bool, trust: bool) -> SB3Policy:
+    """The policy network of an SB3 zip, rebuilt without unpickling (:mod:`stonk_envs.policies.sb3_zip`).
+
+    A zip this package cannot rebuild that way is loaded by SB3 itself (unpickling) only when trusted.
+    """
     algorithm = metadata.get("algorithm")
     if algorithm not in SB3_ALGORITHMS:
         raise ValueError(f"{path}: unknown SB3 algorithm {algorithm!r}; supported: {sorted(SB3_ALGORITHMS)}")
-    cls = getattr(importlib.import_module(SB3_ALGORITHMS[algorithm]), algorithm)
-    model = cls.load(path, device="cpu")
-    space = model.observation_space
+    try:
+        network = SB3Zip(path).policy(algorithm, metadata["observation_size"], metadata["num_actions"])
+    except UntrustedFileError:
+        if not trusted(trust):
+            raise
+        cls = getattr(importlib.import_module(SB3_ALGORITHMS[algorithm]), algorithm)
+        network = cls.load(path, device="cpu").policy
+    space = network.observation_space
     obs_shape = space["observation"].shape if hasattr(space, "spaces") else space.shape
-    if obs_shape != (metadata["observation_size"],) or getattr(model.action_space, "n", None) != metadata[
+    if obs_shape != (metadata["observation_size"],) or getattr(network.action_space, "n", None) != metadata[
         "num_actions"
     ]:
         raise ValueError(
-            f"{path}: the model's spaces ({obs_shape}, {model.action_space}) do not match its metadata "
+            f"{path}: the model's spaces ({obs_shape}, {network.action_space}) do not match its metadata "
             f"({metadata['observation_size']} observations, {metadata['num_actions']} actions)"
         )
-    return SB3Policy(model, deterministic=deterministic, name=path.stem)
+    return SB3Policy(network, deterministic=deterministic, name=path.stem)
 
 
 def _load_torch(path: Path, metadata: dict, state_dict: dict, deterministic: bool) -> TorchPolicy:
     architecture = metadata.get("architecture")
     if not isinstance(architecture, dict):
         raise ValueError(f"{path}: torch policy without an 'architecture' in its metadata")
+    if not isinstance(state_dict, dict) or not all(isinstance(v, torch.Tensor) for v in state_dict.values()):
+        raise ValueError(f"{path}: its state_dict is not a mapping of tensors")
+    hidden = architecture.get("hidden", [128, 128])
+    if set(architecture) - {"observation_size", "num_actions", "hidden", "normalise"} or not (
+        isinstance(hidden, list) and all(_is_size(h) for h in hidden)
+        and all(_is_size(architecture.get(key)) for key in ("observation_size", "num_actions"))
+        and architecture.get("normalise", False) in (True, False)
+    ):
+        raise ValueError(f"{path}: its architecture {architecture!r:.200} is not sizes of a MaskedMLP")
+    check_finite(state_dict, str(path))
+    check_architecture_fits(
+        mlp_parameters(architecture["observation_size"], hidden, architecture["num_actions"]), state_dict, str(path)
+    )
     net = MaskedMLP(**architecture)
     if (net.hparams["observation_size"], net.hparams["num_actions"]) != (
         metadata["observation_size"],
@@ -235,13 +284,23 @@ def _load_torch(path: Path, metadata: dict, state_dict: dict, deterministic: boo
     return TorchPolicy(net, deterministic=deterministic, name=path.stem)
 
 
+def _is_size(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def load_policy(
     path: str | os.PathLike,
     game: str | None = None,
     num_players: int | None = None,
     deterministic: bool = True,
+    trust: bool = False,
 ) -> Policy:
-    """Load a saved policy as a :class:`Policy`.
+    """Load a saved policy as a :class:`Policy`, running no code from the file unless ``trust``.
+
+    An RLlib checkpoint, an SB3 zip with custom objects or a torch file with pickled objects
+    can only be read by unpickling: without ``trust`` (or ``--trust-file``,
+    :data:`stonk_envs.safe_load.TRUST_ENV`) it is refused with
+    :class:`~stonk_envs.safe_load.UntrustedFileError`. Weights with NaN or infinite values are refused.
 
     Raises ``ValueError`` naming the mismatch when the file is for another game or player
     count, or its sizes do not match the game's observation and action spaces. The policy
@@ -249,14 +308,16 @@ def load_policy(
     ``memory=False`` also plays games with the public memory on, reading the entries before it.
     """
     path = Path(path)
-    metadata, state_dict = _read(path)
+    metadata, state_dict = _read(path, trust)
     _check_match(metadata, path, game, num_players)
     if metadata["kind"] == "rllib":
+        if not trusted(trust):
+            raise UntrustedFileError(f"{path}: refused: an RLlib checkpoint; {TRUST_HINT}")
         from stonk_envs.policies.rllib_policy import load_rllib_policy
 
         policy = load_rllib_policy(path, metadata, deterministic)
     elif state_dict is None:
-        policy = _load_sb3(path, metadata, deterministic)
+        policy = _load_sb3(path, metadata, deterministic, trust)
     else:
         policy = _load_torch(path, metadata, state_dict, deterministic)
     policy.observation_size = metadata["observation_size"]

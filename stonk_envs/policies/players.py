@@ -57,8 +57,11 @@ def heuristic_player(game: str, num_players: int) -> Policy:
     return builtin_player(game, "heuristic", num_players)
 
 
-def make_player(spec: str | Policy, game: str, num_players: int) -> Policy:
-    """A :class:`Policy` from a built-in player's name, a saved policy's path, or a Policy."""
+def make_player(spec: str | Policy, game: str, num_players: int, trust: bool = False) -> Policy:
+    """A :class:`Policy` from a built-in player's name, a saved policy's path, or a Policy.
+
+    A file is loaded by :func:`~stonk_envs.policies.checkpoint.load_policy` (``trust``: see there).
+    """
     if isinstance(spec, Policy):
         return spec
     if not isinstance(spec, (str, Path)):
@@ -66,10 +69,12 @@ def make_player(spec: str | Policy, game: str, num_players: int) -> Policy:
     names = builtin_player_names(game)
     if str(spec) in names:
         return builtin_player(game, str(spec), num_players)
+    if str(spec) == "":
+        raise ValueError(f"a player must not be empty: name one of {names} or a policy file or folder")
     if not Path(spec).exists():
         raise ValueError(
             f"unknown player {str(spec)!r}: not one of {names} for {game} nor an existing policy file or folder"
         )
     from stonk_envs.policies.checkpoint import load_policy
 
-    return load_policy(spec, game=game, num_players=num_players)
+    return load_policy(spec, game=game, num_players=num_players, trust=trust)

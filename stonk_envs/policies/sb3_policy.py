@@ -11,7 +11,7 @@ from stonk_envs.policies.sampling import choose
 
 
 class SB3Policy(Policy):
-    """Plays an SB3 actor-critic model: the best legal action, or a sample when not deterministic.
+    """Plays an SB3 actor-critic model (or its policy network): the best legal action, or a sample.
 
     The model's observation is the env's ``"observation"`` vector, or a ``Dict`` space with the
     env's keys (``"observation"``, ``"action_mask"``). Illegal actions are masked here, so a
@@ -19,13 +19,13 @@ class SB3Policy(Policy):
     """
 
     def __init__(self, model, deterministic: bool = True, name: str = "sb3"):
-        self.model = model
+        self.policy = getattr(model, "policy", model)
         self.deterministic = deterministic
         self.name = name
-        self.model.policy.set_training_mode(False)
+        self.policy.set_training_mode(False)
 
     def _model_input(self, observations: np.ndarray, masks: np.ndarray):
-        space = self.model.observation_space
+        space = self.policy.observation_space
         if isinstance(space, spaces.Dict):
             given = {"observation": observations, "action_mask": masks}
             return {key: given[key] for key in space.spaces}
@@ -33,7 +33,7 @@ class SB3Policy(Policy):
 
     def act(self, observations, masks, rng):
         observations = self.fit_observations(observations)
-        policy = self.model.policy
+        policy = self.policy
         obs_tensor, _ = policy.obs_to_tensor(self._model_input(observations, masks))
         with torch.no_grad():
             logits = policy.get_distribution(obs_tensor).distribution.logits

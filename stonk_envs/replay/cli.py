@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
+
+from stonk_envs.cli_args import input_file, output_file
 
 
 def seat_option(text: str) -> int:
@@ -35,14 +36,14 @@ def positive_float(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a game record (.json), from stonk-envs play, evaluate or an env")
+    parser.add_argument("file", type=input_file, help="a game record (.json), from stonk-envs play, evaluate or an env")
     parser.add_argument(
         "--seat", type=seat_option, default=None, help="show the table as this seat sees it (default: everything)"
     )
-    parser.add_argument("--gif", type=Path, default=None, help="write an animated GIF here")
-    parser.add_argument("--mp4", type=Path, default=None, help="write an MP4 video here (needs the video extra)")
+    parser.add_argument("--gif", type=output_file, default=None, help="write an animated GIF here")
+    parser.add_argument("--mp4", type=output_file, default=None, help="write an MP4 video here (needs the video extra)")
     parser.add_argument(
-        "--html", type=Path, default=None, help="write a self-contained HTML page (pictures, slider, moves) here"
+        "--html", type=output_file, default=None, help="write a self-contained HTML page (pictures, slider, moves) here"
     )
     parser.add_argument("--fps", type=positive_float, default=4.0, help="frames a second in GIF and MP4 (default: 4)")
     parser.add_argument("--stride", type=positive_int, default=1, help="show every Nth step (default: 1)")

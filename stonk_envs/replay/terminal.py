@@ -8,6 +8,7 @@ from rich.text import Text
 
 from stonk_envs.core.game import Game
 from stonk_envs.replay.timeline import Moment
+from stonk_envs.text import printable
 
 HELP = "Enter: next step   b: back   a number: go to that step   e: the end   q: quit"
 
@@ -19,7 +20,8 @@ def moment_panel(game: Game, moment: Moment, total: int, seat: int | None, playe
     rewards = "  ".join(f"player_{p} {r:+.3g}" for p, r in enumerate(moment.rewards))
     parts = [Text(game.render(moment.states, 0, seat)), Text(""), moves, Text(f"rewards so far: {rewards}", "dim")]
     if players:
-        parts.insert(0, Text("seats: " + ", ".join(f"player_{p} {who}" for p, who in enumerate(players)), "cyan"))
+        seats = ", ".join(f"player_{p} {printable(who)}" for p, who in enumerate(players))
+        parts.insert(0, Text("seats: " + seats, "cyan"))
     title = moment.title(total) + (" - game over" if moment.game_over else "")
     return Panel(Group(*parts), title=title, subtitle=HELP, expand=False)
 

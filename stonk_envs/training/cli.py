@@ -15,8 +15,10 @@ from stonk_envs import cli_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help=cli_args.CONFIG_HELP)
-    parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
+    parser.add_argument("--config", type=cli_args.config, help=cli_args.CONFIG_HELP)
+    parser.add_argument("--resume", type=cli_args.input_dir, metavar="RUN_DIR",
+                        help="continue the run in RUN_DIR from its newest checkpoint")
+    cli_args.add_trust_file(parser)
     cli_args.add_overrides(parser, "total_timesteps=500000 ppo.learning_rate=1e-3")
 
 
@@ -25,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from stonk_envs.training.trainer import resume, train
 
     try:
-        if args.resume:
+        if args.resume is not None:
             if args.config:
                 raise ValueError("--resume uses the run's own config.yaml; give overrides instead of --config")
             resume(args.resume, args.overrides)

@@ -370,6 +370,9 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
                 layer = OmegaConf.load(path)
             except (yaml.YAMLError, UnicodeDecodeError) as err:
                 raise ValueError(f"config file {str(path)!r} is not valid YAML: {_first_line(err)}") from None
+            except OSError as err:  # OmegaConf's word for a file holding a scalar ("Invalid loaded object type")
+                raise ValueError(f"invalid training config: {str(path)!r} must hold key: value pairs "
+                                 f"({_first_line(err)})") from None
             if not isinstance(layer, DictConfig):
                 raise ValueError(f"invalid training config: {str(path)!r} must hold key: value pairs, not a list")
             layers.append(layer)

@@ -8,26 +8,86 @@ Layout of ``run_dir``::
     latest.json                 {"step", "policy", "state"} of the newest checkpoint
     policy.zip                  the final policy
     evaluations.json, final_evaluation.json, learning_curve.png, tb/
+    .lock                       the PID of the trainer writing the folder (:func:`locked`)
+
+Everything is read without running code from the files: the state with
+``torch.load(weights_only=True)`` (tensors, NumPy arrays, plain values), the pointer as JSON.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from stonk_envs.files import atomic_write_bytes, atomic_write_text
+from stonk_envs.games.stockpile.config import StockpileConfig
+from stonk_envs.games.stocks_and_bombs.config import StocksAndBombsConfig
+from stonk_envs.games.stonk_market.config import StonkMarketConfig
 from stonk_envs.policies.checkpoint import read_metadata
+from stonk_envs.safe_load import load_tensors, read_json
 
 LATEST = "latest.json"
+LOCK = ".lock"
 _STEP_FILE = re.compile(r"(?:policy|state)_(\d+)\.(?:zip|pt)")
+_TEMPORARY = re.compile(r"\..+\.[A-Za-z0-9_]+\.tmp")
+"""The temporary files of :func:`stonk_envs.files.atomic_write` (``.<name>.<random>.tmp``)."""
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "latest_checkpoint", "load_state", "save_state", "write_json"]
+GAME_CONFIGS = (StockpileConfig, StocksAndBombsConfig, StonkMarketConfig)
+"""The games' frozen config dataclasses, which an engine state holds (plain fields, no code to run)."""
+
+__all__ = ["atomic_write_bytes", "atomic_write_text", "latest_checkpoint", "load_state", "locked", "save_state",
+           "write_json"]
+
+
+class RunFolderBusy(ValueError):
+    """Another live process holds the run folder's lock."""
+
+
+@contextlib.contextmanager
+def locked(run_dir: Path) -> Iterator[None]:
+    """Hold ``run_dir``'s lock while training; :class:`RunFolderBusy` naming the holder's PID if taken.
+
+    The lock is an ``flock`` on ``run_dir/.lock``: the system drops it when its process ends,
+    however it ends, so a killed trainer never leaves a stale lock behind. The file keeps the
+    PID of the last holder, for the message.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(run_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            raise RunFolderBusy(
+                f"{run_dir} is in use by another trainer (process {holder}); wait for it to finish or stop it, "
+                "then --resume"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_temporaries(run_dir: Path) -> list[Path]:
+    """Delete the temporary files a killed writer left in ``run_dir`` and ``checkpoints/`` (hold the lock)."""
+    removed = []
+    for folder in (run_dir, run_dir / "checkpoints"):
+        if folder.is_dir():
+            for path in folder.iterdir():
+                if _TEMPORARY.fullmatch(path.name) and path.is_file():
+                    path.unlink()
+                    removed.append(path)
+    return removed
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -57,8 +117,8 @@ def _pointed(run_dir: Path) -> tuple[int | None, str]:
     if not pointer.is_file():
         return None, f"{LATEST} is missing"
     try:
-        return int(json.loads(pointer.read_text())["step"]), ""
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
+        return int(read_json(pointer, LATEST)["step"]), ""
+    except (ValueError, KeyError, TypeError) as err:
         return None, f"{LATEST} is unreadable ({type(err).__name__}: {err})"
 
 
@@ -121,8 +181,8 @@ def latest_checkpoint(run_dir: Path, say: Callable[[str], None] = print) -> tupl
 
 
 def load_state(path: Path) -> dict[str, Any]:
-    """The training state saved by :func:`save_state`."""
+    """The training state saved by :func:`save_state`, read with ``weights_only`` (no code runs)."""
     try:
-        return torch.load(path, weights_only=False)
-    except Exception as err:
+        return load_tensors(path, str(path), allowed=GAME_CONFIGS)
+    except ValueError as err:
         raise ValueError(f"cannot read training state {path}: {err}") from None

@@ -215,17 +215,25 @@ class SelfPlayVecEnv(LeagueVecEnv):
         return self._learner_obs()
 
     def _games_state(self) -> dict[str, Any]:
-        return {"envs": self.envs, "obs": self.obs, "masks": self.masks}
+        """The games as arrays and plain values (a checkpoint loads without unpickling objects)."""
+        games = [{"table": env.table.snapshot(), "agents": list(env.agents)} for env in self.envs]
+        return {"games": games, "obs": self.obs.copy(), "masks": self.masks.copy()}
 
     def _set_games_state(self, state: dict[str, Any]) -> None:
-        if "envs" not in state:
+        if "envs" in state and "games" not in state:  # saved whole before 0.3 (read only with --trust-file)
+            state = {**state, "games": [{"table": env.table.snapshot(), "agents": list(env.agents)}
+                                        for env in state["envs"]]}
+        if "games" not in state:
             raise ValueError("saved self-play state is not of the pettingzoo backend")
-        if len(state["envs"]) != self.num_envs or state["obs"].shape != self.obs.shape:
+        if len(state["games"]) != self.num_envs or state["obs"].shape != self.obs.shape:
             raise ValueError(
-                f"saved self-play state has {len(state['envs'])} games of shape {state['obs'].shape}, "
+                f"saved self-play state has {len(state['games'])} games of shape {state['obs'].shape}, "
                 f"this run has {self.num_envs} of shape {self.obs.shape}"
             )
-        self.envs, self.obs, self.masks = state["envs"], state["obs"], state["masks"]
+        for env, saved in zip(self.envs, state["games"], strict=True):
+            env.table.restore(saved["table"])
+            env.agents = list(saved["agents"])
+        self.obs[...], self.masks[...] = state["obs"], state["masks"]
         self._started[:] = True
 
     # ------------------------------------------------------------------ internals

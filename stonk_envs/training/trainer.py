@@ -24,6 +24,7 @@ from tqdm import tqdm
 from stonk_envs.files import check_output_dir
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
+from stonk_envs.policies.sb3_zip import SB3Zip
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, load_config, to_dict, to_yaml, torch_thread_count
 from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
@@ -77,7 +78,7 @@ class Run:
     def load(self, policy_file: Path, state_file: Path) -> None:
         """Restore the model from ``policy_file`` and everything else from ``state_file``."""
         state = run_state.load_state(state_file)
-        self.model = MaskablePPO.load(policy_file, env=self.venv, device="cpu")
+        self.model = _load_model(policy_file, self.venv, self.config)
         if self.model.num_timesteps != state["step"]:
             raise ValueError(f"{policy_file} is at step {self.model.num_timesteps}, {state_file} at {state['step']}")
         self.league.set_learner(self.model.policy)
@@ -255,11 +256,10 @@ class SelfPlayCallback(BaseCallback):
         evaluate = due["eval"] is not None and step >= due["eval"]
         if evaluate or step >= due["checkpoint"]:
             due["checkpoint"] = _next_multiple(step, c.checkpoint_interval)
-            if evaluate:
-                due["eval"] = _next_multiple(step, c.eval.interval)
-            policy_file = run.checkpoint()
+            policy_file = run.checkpoint()  # with the evaluation still due: a run resumed from it redoes it
             if evaluate:
                 results = run.evaluate(policy_file, c.eval.num_games)
+                due["eval"] = _next_multiple(step, c.eval.interval)
                 run.record_evaluation(step, results)
                 self.bar.write(format_table(step, results, c.eval.num_games))
                 run.checkpoint()  # the history now includes this evaluation
@@ -291,6 +291,20 @@ def _next_multiple(step: int, interval: int) -> int:
     return (step // interval + 1) * interval
 
 
+def _load_model(policy_file: Path, venv: Any, config: TrainConfig) -> MaskablePPO:
+    """The run's MaskablePPO at a checkpoint, rebuilt from the config and the zip's tensors (nothing unpickled)."""
+    saved = SB3Zip(policy_file)
+    model = maskable_ppo(venv, config.ppo)
+    model.set_parameters(
+        {"policy": saved.tensors("policy"), "policy.optimizer": saved.tensors("policy.optimizer")}, exact_match=True
+    )
+    model.num_timesteps = saved.plain("num_timesteps", int)
+    model._n_updates = saved.plain("_n_updates", int)
+    model._episode_num = saved.plain("_episode_num", int)
+    model.ep_success_buffer = deque(maxlen=model._stats_window_size)  # the games report no successes
+    return model
+
+
 def _run_class(config: TrainConfig) -> type:
     """The run of ``config.trainer``: :class:`Run` (sb3) or :class:`stonk_envs.training.ppo.run.PPORun` (ppo)."""
     if config.trainer == "ppo":
@@ -305,11 +319,13 @@ def train(config: TrainConfig) -> dict[str, Any] | None:
     run_dir = check_output_dir(config.run_dir, "run_dir")
     if (run_dir / run_state.LATEST).exists():
         raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
-    run = _run_class(config)(config)
-    run.new_model()
-    return run.learn()
+    with run_state.locked(run_dir):
+        if (run_dir / run_state.LATEST).exists():
+            raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir}")
+        run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
+        run = _run_class(config)(config)
+        run.new_model()
+        return run.learn()
 
 
 def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> dict[str, Any] | None:
@@ -328,9 +344,13 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
     )
     if changed:
         raise ValueError(f"cannot change {changed} when resuming; only {list(RESUMABLE_KEYS)} may change")
-    step, policy_file, state_file = run_state.latest_checkpoint(run_dir)
-    run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
-    run = _run_class(config)(config)
-    run.load(policy_file, state_file)
-    print(f"resuming {run_dir} at step {step:,}")
-    return run.learn()
+    with run_state.locked(run_dir):
+        if removed := run_state.remove_temporaries(run_dir):
+            names = ", ".join(path.name for path in removed)
+            print(f"removed {len(removed)} temporary file(s) a stopped writer left: {names}")
+        step, policy_file, state_file = run_state.latest_checkpoint(run_dir)
+        run = _run_class(config)(config)
+        run.load(policy_file, state_file)
+        run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
+        print(f"resuming {run_dir} at step {step:,}")
+        return run.learn()

@@ -77,6 +77,39 @@ def start_kernel_threads() -> None:
         del os.environ["OMP_WAIT_POLICY"]
 
 
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
+def _generators(saved: object, num_envs: int) -> list[np.random.Generator]:
+    """The generators of a saved engine state (one per game), or ``ValueError`` naming the problem."""
+    if not isinstance(saved, list) or len(saved) != num_envs:
+        raise ValueError(f"saved engine state needs {num_envs} generator states, got {type(saved).__name__}")
+    generators = []
+    for entry in saved:
+        name = entry.get("bit_generator") if isinstance(entry, dict) else None
+        if name not in BIT_GENERATORS:
+            raise ValueError(f"saved engine state has an unknown bit generator {name!r}")
+        bit_generator = getattr(np.random, name)()
+        try:
+            bit_generator.state = entry
+        except (TypeError, ValueError, KeyError) as err:
+            raise ValueError(f"saved engine state has a bad {name} state: {err}") from None
+        generators.append(np.random.Generator(bit_generator))
+    return generators
+
+
+def check_memory(what: str, nbytes: int) -> None:
+    """``ValueError`` when ``nbytes`` is more than the memory the system has available now (Linux)."""
+    try:
+        with open("/proc/meminfo") as handle:
+            available = next(int(line.split()[1]) * 1024 for line in handle if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
+        return
+    if nbytes > available:
+        raise ValueError(f"{what} needs about {nbytes / 2**30:,.1f} GiB of memory, more than the "
+                         f"{available / 2**30:,.1f} GiB available")
+
+
 class BatchEngine:
     """N games of one kind in lockstep, with auto-reset; see the module docstring."""
 
@@ -97,8 +130,18 @@ class BatchEngine:
         acting = n if game.simultaneous else 1
         self._parallel_draw = self.parallel and num_envs * acting * a >= PARALLEL_DRAW_FROM
         self._observe_all = observe == "all"
+        per_game = 2 * game.state_dtype.itemsize + n * (8 * o + 2 * a + 40) + 64
+        check_memory(f"{num_envs:,} games of {game.name}", num_envs * per_game)
+        try:
+            self._allocate(num_envs, n, o, a)
+        except MemoryError:
+            raise ValueError(f"{num_envs:,} games of {game.name} do not fit in memory") from None
+
+    def _allocate(self, num_envs: int, n: int, o: int, a: int) -> None:
+        """The state records and buffers of ``num_envs`` games."""
+        game = self.game
         self._args = game.init_args()
-        self._states = np.zeros(num_envs, dtype=self.game.state_dtype)
+        self._states = np.zeros(num_envs, dtype=game.state_dtype)
         self.states = self._states.view()
         self.states.flags.writeable = False
         self._obs = np.zeros((num_envs, n, o), np.float32)
@@ -231,14 +274,18 @@ class BatchEngine:
             )
         if state["config"] != self.config:
             raise ValueError(f"saved engine state has game config {state['config']}, this engine {self.config}")
-        generators = []
-        for saved_state in state["generators"]:
-            bit_generator = getattr(np.random, saved_state["bit_generator"])()
-            bit_generator.state = saved_state
-            generators.append(np.random.Generator(bit_generator))
-        if state["arrays"]["states"].dtype != self.states.dtype:
+        generators = _generators(state["generators"], self.num_envs)
+        if getattr(state["arrays"]["states"], "dtype", None) != self.states.dtype:
             raise ValueError("saved engine state holds records of another layout (saved by another version of the "
                              "game): start from reset() instead")
+        for name in _STATE_ARRAYS:  # every array checked before any is written: a refused state changes nothing
+            own, saved_array = getattr(self, name), state["arrays"][name]
+            if not isinstance(saved_array, np.ndarray) or (saved_array.shape, saved_array.dtype) != (
+                own.shape, own.dtype
+            ):
+                found = (getattr(saved_array, "shape", None), getattr(saved_array, "dtype", type(saved_array)))
+                raise ValueError(f"saved engine state array {name!r} is {found}, this engine's is "
+                                 f"{(own.shape, own.dtype)}")
         for name in _STATE_ARRAYS:
             getattr(self, f"_{name}" if name in ("obs", "states") else name)[...] = state["arrays"][name]
         if TOUCHED_FIELD in self._states.dtype.names:

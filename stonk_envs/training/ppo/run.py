@@ -283,11 +283,10 @@ class PPORun:
         started = time.perf_counter()
         if evaluate or self.step >= due["checkpoint"]:
             due["checkpoint"] = _next_multiple(self.step, c.checkpoint_interval)
-            if evaluate:
-                due["eval"] = _next_multiple(self.step, c.eval.interval)
-            policy_file = self.checkpoint()
+            policy_file = self.checkpoint()  # with the evaluation still due: a run resumed from it redoes it
             if evaluate:
                 results = self.evaluate(policy_file, c.eval.num_games, c.seed + 1)
+                due["eval"] = _next_multiple(self.step, c.eval.interval)
                 self.record_evaluation(results)
                 self.bar.write(format_table(self.step, results, c.eval.num_games))
                 self.checkpoint()  # the history now includes this evaluation
