@@ -25,8 +25,11 @@ def warm_engine(name: str, parallel: bool) -> None:
     players = [builtin_player(name, player, engine.num_players) for player in builtin_player_names(name)]
     rng = np.random.default_rng(0)
     for step in range(STEPS):
-        for player in players:
-            player.act(obs[:, step % engine.num_players], masks[:, step % engine.num_players], rng)
+        seat = step % engine.num_players
+        deciding = masks[:, seat].any(axis=1)  # players act only where the seat has a legal move
+        if deciding.any():
+            for player in players:
+                player.act(obs[deciding, seat], masks[deciding, seat], rng)
         obs, masks, _, _ = engine.step(engine.random_actions())
     engine.state_vectors()
 
