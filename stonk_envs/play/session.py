@@ -192,7 +192,9 @@ def menu(moves: dict[int, str]) -> Columns:
     """The legal moves under their keys (action numbers), in columns."""
     width = len(str(max(moves)))
     return Columns(
-        [f"[bold cyan]{key:>{width}}[/] {escape(name)}" for key, name in moves.items()], column_first=True, padding=(0, 3)
+        [f"[bold cyan]{key:>{width}}[/] {escape(name)}" for key, name in moves.items()],
+        column_first=True,
+        padding=(0, 3),
     )
 
 

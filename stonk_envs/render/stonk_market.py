@@ -64,7 +64,8 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> Canvas:
     if s["game_over"]:
         detail = winners_text(game, states, i)
     else:
-        detail = f"round {int(s['round']) + 1}/{rounds}   tick {s['tick']}/{s['tick_cap']}   gold dot: decides this tick"
+        detail = f"round {int(s['round']) + 1}/{rounds}   tick {s['tick']}/{s['tick_cap']}"
+        detail += "   gold dot: decides this tick"
     canvas.header("Stonk Market", detail, view_label(seat))
     acting, won = acting_seats(game, states, i), winning_seats(game, states, i)
     canvas.text((16, 56), "Exchange", 12, MUTED)

@@ -221,7 +221,9 @@ def stockpile_settlement(game, before: np.ndarray, joint: list[int]) -> list[str
         shares = int((held[p] * price).sum())
         debt = int(s["debt"][p].sum())
         worth = int(s["cash"][p]) + shares + int(bonus[p].sum()) - debt
-        sold = ", ".join(f"{int(held[p, c])} {TICKERS[c]} x ${int(price[c])}K" for c in range(NUM_COMPANIES) if held[p, c])
+        sold = ", ".join(
+            f"{int(held[p, c])} {TICKERS[c]} x ${int(price[c])}K" for c in range(NUM_COMPANIES) if held[p, c]
+        )
         won = ", ".join(f"{TICKERS[c]} ${int(bonus[p, c])}K" for c in range(NUM_COMPANIES) if bonus[p, c])
         lines.append(
             f"  player_{p}: cash ${int(s['cash'][p])}K + shares ${shares}K ({sold or 'none'})"
