@@ -121,7 +121,7 @@ def winners_line(game: Game, states: np.ndarray, i: int = 0) -> str:
     winners = [f"player_{p}" for p in np.flatnonzero(scores == best)]
     unit = "net worth $" if game.name == "stockpile" else ""
     points = f"{unit}{best:g}K" if unit else f"{best:g} points"
-    others = ", ".join(f"player_{p} {v:g}" for p, v in enumerate(scores) if v != best)
+    others = ", ".join(f"player_{p} {unit}{v:g}{'K' if unit else ''}" for p, v in enumerate(scores) if v != best)
     rest = f"; then {others}" if others else ""
     if len(winners) == 1:
         return f"game over: {winners[0]} wins with {points}{rest}"

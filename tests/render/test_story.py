@@ -232,7 +232,7 @@ def test_a_no_op_exchange_is_marked():
 STOCKPILE_OPTIONS = {
     "num_players": 3, "rounds": 2, "starting_cash": 21, "max_price": 11, "start_price": 4, "split_reset": 5,
     "split_bonus": 9, "dividend_regular": 3, "dividend_split": 5, "majority_bonus": 11, "majority_tie_bonus": 6,
-    "action_move": 3, "bid_values": (0, 1, 3, 6, 10, 15, 20, 26), "stock_per_company": 9, "fee_copies": 3,
+    "action_move": 3, "bid_values": (0, 1, 3, 6, 10, 15, 20, 26), "stock_per_company": 11, "fee_copies": 3,
     "action_copies": 3, "reward_mode": "score_diff", "reward_scale": 50.0, "memory": False,
 }  # fmt: skip
 
