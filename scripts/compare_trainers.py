@@ -18,6 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from stonk_envs.configs import shipped_file
 from stonk_envs.training.config import load_config
 
 GAMES = ("stocks_and_bombs", "stonk_market", "stockpile")
@@ -31,7 +32,7 @@ def sb3_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str
                                        "num_envs=16", "ppo.n_steps=128", "ppo.batch_size=512", "ppo.n_epochs=4",
                                        "ppo.learning_rate=0.0003", "ppo.net_arch=[128,128]", "league.current=0.4",
                                        "league.past=0.2", "league.heuristic=0.1", "league.random=0.3",
-                                       f"run_dir={run_dir}", "progress=false", *overrides])
+                                       "ppo.memory_scale=1", f"run_dir={run_dir}", "progress=false", *overrides])
     run = Run(config)
     run.new_model()
     per_rollout = config.num_envs * config.ppo.n_steps
@@ -70,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for game in args.games:
-        config_file = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+        config_file = shipped_file(game)
         with tempfile.TemporaryDirectory() as tmp:
             when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             sb3 = sb3_rate(config_file, args.rollouts, f"{tmp}/sb3", args.sb3_set)

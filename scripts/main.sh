@@ -11,5 +11,5 @@ RUN_DIR=runs/stocks_and_bombs
 if [ -f "$RUN_DIR/latest.json" ]; then
     .venv/bin/stonk-envs train --resume "$RUN_DIR" "$@"
 else
-    .venv/bin/stonk-envs train --config configs/stocks_and_bombs.yaml run_dir="$RUN_DIR" "$@"
+    .venv/bin/stonk-envs train --config stocks_and_bombs run_dir="$RUN_DIR" "$@"
 fi

@@ -1,4 +1,4 @@
-"""Self-play training without the console entry point: ``python scripts/train.py --config configs/<game>.yaml``.
+"""Self-play training without the console entry point: ``python scripts/train.py --config <game>``.
 
 Takes the same arguments as ``stonk-envs train``.
 """

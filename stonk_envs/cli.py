@@ -1,7 +1,7 @@
 """The ``stonk-envs`` command: one subcommand per job, each in its own module.
 
-Each module named in ``SUBCOMMANDS`` has a docstring (its help), ``add_arguments(parser)``
-and ``run(args) -> int``.
+Each module named in ``SUBCOMMANDS`` has a docstring (its help, shown as plain text: double
+backticks are dropped, paragraphs kept), ``add_arguments(parser)`` and ``run(args) -> int``.
 """
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ import argparse
 import importlib
 import sys
 
+from stonk_envs import __version__
+
 SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
+    "configs": "stonk_envs.configs.cli",
     "crossplay": "stonk_envs.evaluation.crossplay_cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
@@ -24,13 +27,20 @@ SUBCOMMANDS = {
 }
 
 
+def plain(text: str) -> str:
+    """A docstring as help text: without the double backticks that mark code in it."""
+    return text.replace("``", "")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="stonk-envs", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="stonk-envs", description=plain(__doc__).splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module_name in SUBCOMMANDS.items():
         module = importlib.import_module(module_name)
-        summary = (module.__doc__ or name).strip().splitlines()[0]
-        command = sub.add_parser(name, help=summary.replace("%", "%%"), description=module.__doc__)
+        text = plain(module.__doc__ or name).strip()
+        command = sub.add_parser(name, help=text.splitlines()[0].replace("%", "%%"), description=text,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser

@@ -6,15 +6,13 @@ import argparse
 
 import numpy as np
 
-from stonk_envs.cli_args import positive, seed
+from stonk_envs.cli_args import add_game, positive, seed
 from stonk_envs.games_index import game_module
 from stonk_envs.policies import RandomPolicy
-from stonk_envs.registry import GAME_MODULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="stocks_and_bombs", choices=sorted(GAME_MODULES),
-                        help="game name (default: %(default)s)")
+    add_game(parser)
     parser.add_argument("--num-players", type=positive, default=4, help="players (default: %(default)s)")
     parser.add_argument("--seed", type=seed, default=0, help="seed of the game and the players")
     parser.add_argument("--every", type=positive, default=25, help="print the table every N steps")

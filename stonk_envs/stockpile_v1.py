@@ -6,6 +6,7 @@ used. ``config`` takes the fields of :class:`StockpileConfig`. ``move_price`` an
 ``final_scores`` are the pure rule functions of price movement (S13) and the end score (S14).
 """
 
+import stonk_envs.render  # noqa: F401  (registers the pictures of render_mode "rgb_array" and "human")
 from stonk_envs.core.adapter import env_constructors
 from stonk_envs.games.stockpile import Stockpile, StockpileConfig, final_scores, move_price
 

@@ -5,6 +5,7 @@ without them, ``parallel_env`` the Parallel env. ``config`` takes the fields of
 :class:`StocksAndBombsConfig`.
 """
 
+import stonk_envs.render  # noqa: F401  (registers the pictures of render_mode "rgb_array" and "human")
 from stonk_envs.core.adapter import env_constructors
 from stonk_envs.games.stocks_and_bombs import StocksAndBombs, StocksAndBombsConfig, score_round
 

@@ -5,6 +5,7 @@ without them, ``parallel_env`` the Parallel env. ``config`` takes the fields of
 :class:`StonkMarketConfig`. ``score_round`` and ``is_all_majorities`` score hand-entered tables.
 """
 
+import stonk_envs.render  # noqa: F401  (registers the pictures of render_mode "rgb_array" and "human")
 from stonk_envs.core.adapter import env_constructors
 from stonk_envs.games.stonk_market import (
     SUIT_COUNTS,

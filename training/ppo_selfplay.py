@@ -1,6 +1,6 @@
 """Self-play with the batched PPO trainer, as a script to read and copy.
 
-    python training/ppo_selfplay.py --config configs/stocks_and_bombs.yaml total_timesteps=500000
+    python training/ppo_selfplay.py --config stocks_and_bombs total_timesteps=500000
 
 One shared policy plays every seat it holds in every game of a batched engine; each of those
 decisions is a training sample. The config keys are documented in docs/training.md; any of them
@@ -15,8 +15,8 @@ from stonk_envs.training.trainer import train
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="YAML config file (default: the built-in defaults)")
-    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    parser.add_argument("--config", help="a shipped config's name (stonk-envs configs lists them) or a YAML file")
+    parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides")
     args = parser.parse_args()
     config = load_config(args.config, [*args.overrides, "trainer=ppo"])
     train(config)

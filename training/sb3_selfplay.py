@@ -1,6 +1,6 @@
 """Self-play with sb3-contrib's MaskablePPO, as a script to read and copy.
 
-    python training/sb3_selfplay.py --config configs/stocks_and_bombs.yaml total_timesteps=200000
+    python training/sb3_selfplay.py --config stocks_and_bombs total_timesteps=200000
 
 The learner holds one seat of each of ``num_envs`` games; the league (its past selves, the
 heuristic and random players) holds the others. The config keys are documented in
@@ -15,8 +15,8 @@ from stonk_envs.training.trainer import train
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="YAML config file (default: the built-in defaults)")
-    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    parser.add_argument("--config", help="a shipped config's name (stonk-envs configs lists them) or a YAML file")
+    parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides")
     args = parser.parse_args()
     config = load_config(args.config, [*args.overrides, "trainer=sb3"])
     train(config)

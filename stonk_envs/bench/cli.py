@@ -11,16 +11,14 @@ import argparse
 
 from stonk_envs.bench.report import markdown, plot, summary, write_json
 from stonk_envs.bench.runner import DEFAULT_BATCH_SIZES, run_benchmark
-from stonk_envs.cli_args import integer, number, output_dir, positive
+from stonk_envs.cli_args import add_game, integer, number, output_dir, positive
 from stonk_envs.files import atomic_write_text
 from stonk_envs.games_index import build_game
-from stonk_envs.registry import GAME_MODULES
 from stonk_envs.vector.engine import MAX_NUM_ENVS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", nargs="+", default=sorted(GAME_MODULES), choices=sorted(GAME_MODULES),
-                        help="games (default: all)")
+    add_game(parser, several=True)
     parser.add_argument("--num-players", type=positive, default=4, help="players in every game (default: %(default)s)")
     parser.add_argument("--batch-sizes", type=integer(1, MAX_NUM_ENVS), nargs="+", default=list(DEFAULT_BATCH_SIZES),
                         help="batch sizes of the engine (default: %(default)s)")
@@ -37,10 +35,10 @@ MAX_SECONDS = 3600.0
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in args.games:
+    for name in args.game:
         build_game(name, num_players=args.num_players)  # a clear error before anything is timed
-    players = dict.fromkeys(args.games, args.num_players)
-    results = run_benchmark(args.games, players, args.batch_sizes, args.seconds, args.repeats)
+    players = dict.fromkeys(args.game, args.num_players)
+    results = run_benchmark(args.game, players, args.batch_sizes, args.seconds, args.repeats)
     print()
     print(summary(results))
     write_json(results, args.out / "bench.json")

@@ -23,13 +23,12 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from stonk_envs import render as pictures
+from stonk_envs.core import pictures
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
 from stonk_envs.core.validation import OptionTypeError, check_choice, check_optional_int, check_seed, is_int
 from stonk_envs.registry import OBSERVATION_VERSION
-from stonk_envs.render.window import HumanView
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "void")
@@ -189,12 +188,13 @@ class GameTable:
             return None
         self.check_started("render()")
         if self.render_mode == "rgb_array":
-            return pictures.draw(self.game, self.states, 0, self.render_seat)
+            return pictures.registered().draw(self.game, self.states, 0, self.render_seat)
         text = self.game.render(self.states, 0, self.render_seat)
         if self.render_mode == "human":
+            drawer = pictures.registered()
             if self._window is None:
-                self._window = HumanView(self.game.name)
-            frame = None if self._window.fallback else pictures.draw(self.game, self.states, 0, self.render_seat)
+                self._window = drawer.open_window(self.game.name)
+            frame = None if self._window.fallback else drawer.draw(self.game, self.states, 0, self.render_seat)
             self._window.show(frame, text)
             return None
         return text

@@ -9,24 +9,12 @@ choice of them, and the OpenSkill ratings rank the whole league. Writes ``report
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from stonk_envs.cli_args import output_dir, positive, seed
+from stonk_envs.cli_args import add_env_options, add_game, output_dir, positive, seed
+from stonk_envs.cli_args import env_option as env_option  # the exploit command reads it from here
 from stonk_envs.files import check_output_dir
-from stonk_envs.registry import GAME_MODULES
-
-
-def env_option(text: str) -> tuple[str, object]:
-    """``KEY=VALUE``; the value is read as JSON (numbers, true/false) or else kept as a string."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
 
 
 def game_choice(text: str):
@@ -40,7 +28,7 @@ def game_choice(text: str):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="stocks_and_bombs", choices=sorted(GAME_MODULES), help="game")
+    add_game(parser)
     parser.add_argument(
         "--players",
         nargs="+",
@@ -50,8 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=positive, default=1000, help="games to play (default: %(default)s)")
     parser.add_argument("--num-players", type=positive, default=None, help="seats (default: the game's default)")
     parser.add_argument("--league", action="store_true", help="seat a random choice of the players in each game")
-    parser.add_argument("--env", type=env_option, action="append", default=[], metavar="KEY=VALUE",
-                        help="game option, repeatable (e.g. --env tick_cap=50)")
+    add_env_options(parser)
     parser.add_argument("--seed", type=seed, default=0, help="seed of the games and players (default: %(default)s)")
     parser.add_argument("--workers", type=positive, default=1, help="worker processes (default: %(default)s)")
     parser.add_argument("--out", type=output_dir, default=None, help="folder for report.json and report.png "

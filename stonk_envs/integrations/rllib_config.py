@@ -1,6 +1,6 @@
 """The RLlib self-play config: a dataclass schema, loaded from YAML with OmegaConf and checked.
 
-``load_rllib_config(path, overrides)`` merges ``configs/rllib_<game>.yaml`` and ``key=value``
+``load_rllib_config(path, overrides)`` merges a YAML file (or a shipped config, ``rllib_<game>``) and ``key=value``
 overrides (e.g. ``num_env_runners=2 league.heuristic=0.5``). An unknown key, a wrong type or
 a value out of range raises ``ValueError`` naming the key.
 """
@@ -13,6 +13,7 @@ from typing import Any
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from stonk_envs.configs import config_file
 from stonk_envs.games_index import game_module
 
 
@@ -114,7 +115,7 @@ def load_rllib_config(path: str | None, overrides: list[str] | None = None) -> R
     try:
         merged = OmegaConf.structured(RLlibConfig)
         if path is not None:
-            merged = OmegaConf.merge(merged, OmegaConf.load(path))
+            merged = OmegaConf.merge(merged, OmegaConf.load(config_file(path)))
         merged = OmegaConf.merge(merged, OmegaConf.from_dotlist(list(overrides or [])))
         config = OmegaConf.to_object(merged)
     except FileNotFoundError:

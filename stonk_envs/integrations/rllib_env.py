@@ -23,10 +23,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from stonk_envs.games_index import game_module
-
-OBS_KEY = "observations"
-"""The observation key of RLlib's masking module (the PettingZoo envs use ``"observation"``)."""
-MASK_KEY = "action_mask"
+from stonk_envs.policies.rllib_policy import MASK_KEY, OBS_KEY
 
 
 def rllib_observation(observation: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:

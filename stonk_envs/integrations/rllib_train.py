@@ -1,8 +1,8 @@
-"""Self-play PPO on Ray RLlib: ``stonk-envs train-rllib --config configs/rllib_<game>.yaml``.
+"""Self-play PPO on Ray RLlib: ``stonk-envs train-rllib --config rllib_<game>``.
 
 Runs on this machine (Ray started here, ``num_env_runners`` sampling processes) or on a
-running Ray cluster (``--address`` or ``address=``). Overrides follow the config file as
-``key=value``, e.g. ``iterations=50 num_env_runners=4``. Writes ``<run_dir>/policy``, the
+running Ray cluster (``--address`` or ``address=``). Overrides follow the config as
+``KEY=VALUE``, e.g. ``iterations=50 num_env_runners=4``. Writes ``<run_dir>/policy``, the
 learner, which ``stonk-envs evaluate`` plays like any saved policy, and
 ``<run_dir>/metrics.jsonl``, one line per iteration.
 """
@@ -16,13 +16,14 @@ import time
 from functools import partial
 from pathlib import Path
 
+from stonk_envs import cli_args
 from stonk_envs.integrations.rllib_config import RLlibConfig, load_rllib_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="YAML config file, e.g. configs/rllib_stocks_and_bombs.yaml")
+    parser.add_argument("--config", help=cli_args.CONFIG_HELP.replace("stocks_and_bombs", "rllib_stocks_and_bombs"))
     parser.add_argument("--address", help="address of a running Ray cluster (ray://host:10001, or auto)")
-    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (OmegaConf dotlist)")
+    cli_args.add_overrides(parser, "iterations=50 num_env_runners=4")
 
 
 def build_algorithm(config: RLlibConfig):

@@ -13,12 +13,10 @@ import time
 from pathlib import Path
 
 from stonk_envs import cli_args
-from stonk_envs.evaluation.cli import env_option
-from stonk_envs.registry import GAME_MODULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", required=True, choices=sorted(GAME_MODULES), help="game")
+    cli_args.add_game(parser)
     parser.add_argument("--seat", type=cli_args.integer(0), default=0, help="your seat (default: %(default)s)")
     parser.add_argument(
         "--opponents",
@@ -33,14 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seats (default: one per opponent plus you, or the game's default for one spec)",
     )
-    parser.add_argument(
-        "--env",
-        type=env_option,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="game option, repeatable (e.g. --env tick_cap=50)",
-    )
+    cli_args.add_env_options(parser)
     parser.add_argument("--seed", type=cli_args.seed, default=None,
                         help="seed of the deal and the players (default: random)")
     parser.add_argument(

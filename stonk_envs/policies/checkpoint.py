@@ -252,7 +252,7 @@ def load_policy(
     metadata, state_dict = _read(path)
     _check_match(metadata, path, game, num_players)
     if metadata["kind"] == "rllib":
-        from stonk_envs.integrations.rllib_modules import load_rllib_policy
+        from stonk_envs.policies.rllib_policy import load_rllib_policy
 
         policy = load_rllib_policy(path, metadata, deterministic)
     elif state_dict is None:

@@ -5,6 +5,8 @@
 Its foot is an event strip: the moves of the step that led here (``events``, void ones in
 red), and the step's round summary (``summary``) over the table when it scored a round.
 The size depends only on the game and its player count, so the frames of a game make a video.
+Importing this package registers ``draw`` and the window with :mod:`stonk_envs.core.pictures`,
+the hook through which the envs' ``render()`` reaches them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from stonk_envs.core import pictures
 from stonk_envs.core.game import Game
 from stonk_envs.render.canvas import STORY_HEIGHT
 
@@ -44,3 +47,12 @@ def frame_size(game: Game) -> tuple[int, int]:
     """``(width, height)`` of every picture of ``game``."""
     width, height = _drawer(game).size(game.num_players)
     return width, height + STORY_HEIGHT
+
+
+def _open_window(title: str):
+    from stonk_envs.render.window import HumanView
+
+    return HumanView(title)
+
+
+pictures.register(pictures.Pictures(draw=draw, open_window=_open_window))

@@ -14,8 +14,7 @@ from functools import partial
 
 from tqdm import tqdm
 
-from stonk_envs.cli_args import integer, positive, seed
-from stonk_envs.registry import GAME_MODULES
+from stonk_envs.cli_args import add_game, integer, positive, seed
 from stonk_envs.soak.runner import CHECKS_KINDS, SoakResult, player_counts, rss_bytes, soak_engine, soak_env
 
 MIB = 2**20
@@ -26,8 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="engine games per game, over all its player counts (default: %(default)s)")
     parser.add_argument("--env-games", type=integer(0, 10**7), default=None,
                         help="env games per game, over all its player counts (default: --games / 50)")
-    parser.add_argument("--game", nargs="+", default=sorted(GAME_MODULES), choices=sorted(GAME_MODULES),
-                        help="games to soak (default: all)")
+    add_game(parser, several=True)
     parser.add_argument("--batch", type=integer(1, 65536), default=256, help="engine batch size (default: %(default)s)")
     parser.add_argument("--seed", type=seed, default=0, help="seed of the games and actions (default: %(default)s)")
     parser.add_argument("--max-rss-growth", type=positive, default=64, metavar="MIB",

@@ -1,6 +1,7 @@
-"""Train a self-play policy (batched PPO or MaskablePPO): ``stonk-envs train --config configs/<game>.yaml``.
+"""Train a self-play policy (batched PPO or MaskablePPO): ``stonk-envs train --config <game>``.
 
-Overrides follow the config file as ``key=value`` (OmegaConf dotlist), e.g.
+``--config`` takes a shipped config's name (``stonk-envs configs`` lists them) or a YAML file.
+Overrides follow as ``KEY=VALUE``, e.g.
 ``total_timesteps=500000 ppo.learning_rate=1e-3 league.random=0.5``. ``--resume RUN_DIR``
 continues a stopped run from its newest checkpoint.
 """
@@ -10,11 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from stonk_envs import cli_args
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="YAML config file (default: the built-in defaults)")
+    parser.add_argument("--config", help=cli_args.CONFIG_HELP)
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
-    parser.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (OmegaConf dotlist)")
+    cli_args.add_overrides(parser, "total_timesteps=500000 ppo.learning_rate=1e-3")
 
 
 def run(args: argparse.Namespace) -> int:

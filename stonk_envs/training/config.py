@@ -17,6 +17,7 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from stonk_envs.configs import config_file
 from stonk_envs.core.validation import SEED_MAX, check_bool, check_choice, check_int, check_number
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.players import HEURISTICS, builtin_player_names
@@ -340,9 +341,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
         merged: DictConfig = OmegaConf.structured(TrainConfig, flags={"allow_objects": False})
         layers = []
         if path is not None:
-            path = Path(path)
-            if not path.is_file():
-                raise ValueError(f"config file {str(path)!r} does not exist")
+            path = config_file(path)
             try:
                 layer = OmegaConf.load(path)
             except (yaml.YAMLError, UnicodeDecodeError) as err:

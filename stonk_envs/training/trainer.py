@@ -7,9 +7,7 @@ games in play and every random stream).
 
 from __future__ import annotations
 
-import contextlib
 import random
-import signal
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -33,6 +31,7 @@ from stonk_envs.training.league import League
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
 from stonk_envs.training.sb3_model import maskable_ppo
 from stonk_envs.training.selfplay import SelfPlayVecEnv
+from stonk_envs.training.stopping import StopRequested, stop_on_signals
 
 BACKENDS = {"pettingzoo": SelfPlayVecEnv, "engine": EngineSelfPlayVecEnv}
 """The learner's view for each ``env_backend``."""
@@ -182,7 +181,7 @@ class Run:
         if remaining > 0:
             callback = SelfPlayCallback(self)
             try:
-                with _stop_on_signals(callback):
+                with stop_on_signals(callback):
                     self.model.learn(remaining, callback=callback, reset_num_timesteps=False)
             except StopRequested:
                 print(f"stopped at step {self.model.num_timesteps:,}; continue with --resume {self.run_dir}")
@@ -286,28 +285,6 @@ class SelfPlayCallback(BaseCallback):
 
     def close(self) -> None:
         self.bar.close()
-
-
-class StopRequested(Exception):
-    """Raised at a rollout boundary after a stop signal, once the checkpoint is written."""
-
-
-@contextlib.contextmanager
-def _stop_on_signals(callback: SelfPlayCallback):
-    """While training, the first SIGINT/SIGTERM asks for a clean stop; a second one interrupts."""
-
-    def handler(signum, frame):
-        if callback.stop_requested:
-            raise KeyboardInterrupt
-        callback.stop_requested = True
-        callback.bar.write("stopping at the end of this rollout (signal again to stop at once)")
-
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
 
 
 def _next_multiple(step: int, interval: int) -> int:

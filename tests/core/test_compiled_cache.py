@@ -9,12 +9,21 @@ from stonk_envs import compiled_cache
 
 
 def write_package(root, body):
+    """``root`` as a package: ``kernel`` uses numba and imports ``sub.b`` (``body``); ``tool`` is plain Python."""
     (root / "sub").mkdir(parents=True, exist_ok=True)
-    (root / "a.py").write_text("x = 1\n")
+    (root / "kernel.py").write_text(f"from numba import njit\n\nfrom {root.name}.sub import (\n    b,\n)\n")
+    (root / "sub" / "__init__.py").write_text("")
     (root / "sub" / "b.py").write_text(body)
+    (root / "tool.py").write_text(f"import {root.name}.kernel\n")
 
 
-def test_the_digest_changes_with_any_source_file(tmp_path):
+def test_the_compiled_sources_are_numba_users_and_what_they_import(tmp_path):
+    write_package(tmp_path, "x = 1\n")
+    found = [path.relative_to(tmp_path).as_posix() for path in compiled_cache.compiled_sources(tmp_path)]
+    assert found == ["kernel.py", "sub/__init__.py", "sub/b.py"]
+
+
+def test_the_digest_changes_with_a_compiled_source_only(tmp_path):
     write_package(tmp_path, "def f():\n    return 1\n")
     first = compiled_cache.source_digest(tmp_path)
     assert compiled_cache.source_digest(tmp_path) == first and len(first) == 16
@@ -23,6 +32,7 @@ def test_the_digest_changes_with_any_source_file(tmp_path):
     (tmp_path / "sub" / "b.py").write_text("def f():\n    return 1\n")
     assert compiled_cache.source_digest(tmp_path) == first
     (tmp_path / "c.txt").write_text("not source")  # only .py files count
+    (tmp_path / "tool.py").write_text("print('edited')\n")  # nor code the compiled code does not import
     assert compiled_cache.source_digest(tmp_path) == first
 
 

@@ -57,7 +57,7 @@ def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, m
     assert capsys.readouterr().out.startswith("stockpile: 256 env steps")
     overrides = ["iterations=2", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1",
                  "league.snapshot_every=1", "league.max_snapshots=1", f"run_dir={tmp_path}", "env_config.round_cap=2"]
-    config = load_rllib_config(str(ROOT / "configs" / "rllib_stocks_and_bombs.yaml"), overrides)
+    config = load_rllib_config("rllib_stocks_and_bombs", overrides)
     policy = train_rllib(config, log=lambda line: None)
     lines = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     assert [line["iteration"] for line in lines] == [1, 2]
@@ -78,7 +78,7 @@ def test_a_remote_env_runner_plays_the_league_the_driver_trains(ray_session):
 
     overrides = ["num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1", "hidden=[16]",
                  "league.self_play=0", "league.snapshot_every=1", "env_config.round_cap=1"]
-    algorithm = build_algorithm(load_rllib_config(str(ROOT / "configs" / "rllib_stocks_and_bombs.yaml"), overrides))
+    algorithm = build_algorithm(load_rllib_config("rllib_stocks_and_bombs", overrides))
     try:
         algorithm.train()  # trains the learner, then freezes it as main_v1
 
@@ -113,7 +113,7 @@ def _train_with_a_remote_runner(extra: list[str]) -> list[tuple[float, bool]]:
 
     overrides = ["num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1", "hidden=[16]",
                  "league.snapshot_every=0", "env_config.round_cap=1", *extra]
-    algorithm = build_algorithm(load_rllib_config(str(ROOT / "configs" / "rllib_stocks_and_bombs.yaml"), overrides))
+    algorithm = build_algorithm(load_rllib_config("rllib_stocks_and_bombs", overrides))
     try:
         seen, trained_steps = [], 0
         for _ in range(2):

@@ -10,14 +10,10 @@ from ray.rllib.core.columns import Columns
 from stonk_envs.evaluation import evaluate
 from stonk_envs.integrations.rllib_env import MASK_KEY, OBS_KEY, StonkMultiAgentEnv
 from stonk_envs.integrations.rllib_league import LEARNER, LeagueMapping
-from stonk_envs.integrations.rllib_modules import (
-    RLlibPolicy,
-    masked_module_spec,
-    player_module_spec,
-    save_rllib_policy,
-)
+from stonk_envs.integrations.rllib_modules import masked_module_spec, player_module_spec, save_rllib_policy
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import load_policy
+from stonk_envs.policies.rllib_policy import RLlibPolicy
 
 SHORT = {
     "stockpile": {"num_players": 3, "rounds": 1},

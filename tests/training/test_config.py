@@ -1,18 +1,15 @@
 """The training config: YAML files, overrides, and clear errors for broken configs."""
 
 import os
-from pathlib import Path
 
 import pytest
 
 from stonk_envs.training.config import TrainConfig, load_config, to_yaml, torch_thread_count
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-
 
 @pytest.mark.parametrize("name", ["stocks_and_bombs", "stonk_market", "stockpile"])
 def test_shipped_configs_load(name):
-    config = load_config(CONFIGS / f"{name}.yaml")
+    config = load_config(name)
     assert config.game == name
     assert config.num_players == 4
     assert config.eval.final_num_games >= 1000

@@ -10,7 +10,7 @@ from stonk_envs.cli import main
 
 def test_bench_writes_consistent_json_and_a_plot(tmp_path, capsys):
     out = tmp_path / "bench"
-    argv = ["bench", "--games", "stocks_and_bombs", "--batch-sizes", "1", "4", "--seconds", "0.02", "--repeats", "2",
+    argv = ["bench", "--game", "stocks_and_bombs", "--batch-sizes", "1", "4", "--seconds", "0.02", "--repeats", "2",
             "--out", str(out)]
     assert main(argv) == 0
     results = json.loads((out / "bench.json").read_text())

@@ -34,6 +34,7 @@ from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import Rollouts, Samples, Snapshots
 from stonk_envs.training.ppo.update import ppo_update
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
+from stonk_envs.training.stopping import StopRequested, stop_on_signals
 
 
 def resolve_device(name: str) -> torch.device:
@@ -226,13 +227,11 @@ class PPORun:
         SIGINT or SIGTERM stops the run at the next rollout boundary with a checkpoint (None is
         returned); a second signal stops it at once.
         """
-        from stonk_envs.training.trainer import StopRequested, _stop_on_signals
-
         c = self.config
         self.writer = SummaryWriter(str(self.run_dir / "tb"))
         self.bar = tqdm(total=c.total_timesteps, initial=self.step, unit="sample", disable=not c.progress)
         try:
-            with _stop_on_signals(self):
+            with stop_on_signals(self):
                 if c.imitation.samples and self.imitation is None and self.step == 0:
                     self._imitate()
                 while self.step < c.total_timesteps:
@@ -248,8 +247,6 @@ class PPORun:
         return report
 
     def _at_rollout_start(self) -> None:
-        from stonk_envs.training.trainer import StopRequested
-
         c, due = self.config, self.due
         if self.stop_requested:
             self.checkpoint()

@@ -1,0 +1,41 @@
+"""Test session setup: with xdist workers, numba's cache is filled once, one process per game, before they start.
+
+Every worker would otherwise compile the same engine, env and player functions on a cold cache
+(a fresh clone, or after an edit to compiled code). A marker file in the cache folder, named by
+the compiled sources' digest, says the warm-up is done; a warm run only checks for it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+
+from stonk_envs import compiled_cache
+from stonk_envs.registry import GAME_MODULES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def warm_marker() -> Path:
+    """The file that says the cache in use holds the warm-up's machine code for these sources."""
+    return Path(numba.config.CACHE_DIR) / f"warm-{compiled_cache.source_digest(compiled_cache.PACKAGE_ROOT)}"
+
+
+def warm_compiled_cache() -> None:
+    """Run ``tests.warm_compiled`` for every game at once (the games share little compiled code)."""
+    marker = warm_marker()
+    if marker.exists():
+        return
+    runs = [subprocess.Popen([sys.executable, "-m", "tests.warm_compiled", game], cwd=ROOT) for game in GAME_MODULES]
+    if all(run.wait() == 0 for run in runs):  # a failed warm-up is no failure: the workers compile what they need
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+
+def pytest_configure(config):
+    workers = getattr(config.option, "numprocesses", None)
+    if workers and not hasattr(config, "workerinput") and numba.config.CACHE_DIR:
+        warm_compiled_cache()

@@ -1,0 +1,161 @@
+"""The package's layers point one way: no module imports from a layer above its own, and no imports go in circles.
+
+Every ``import`` statement counts, at module level or inside a function. The layers, from the
+bottom: a module may import its own layer and the ones below. The top-level ``training/``
+scripts sit above the whole package, so nothing in it may import them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "stonk_envs"
+SCRIPTS = "training"
+
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("base", ("stonk_envs", "stonk_envs.compiled_cache", "stonk_envs.files", "stonk_envs.registry",
+              "stonk_envs.configs")),
+    ("rules", ("stonk_envs.core",)),
+    ("games", ("stonk_envs.games", "stonk_envs.cli_args")),
+    ("pictures", ("stonk_envs.render",)),
+    ("envs", ("stonk_envs.stockpile_v0", "stonk_envs.stockpile_v1", "stonk_envs.stocks_and_bombs_v0",
+              "stonk_envs.stocks_and_bombs_v1", "stonk_envs.stonk_market_v0", "stonk_envs.stonk_market_v1",
+              "stonk_envs.games_index", "stonk_envs.records")),
+    ("players", ("stonk_envs.policies",)),
+    ("engine and adapters", ("stonk_envs.vector", "stonk_envs.single_agent", "stonk_envs.integrations")),
+    ("evaluation and replay", ("stonk_envs.evaluation", "stonk_envs.replay")),
+    ("training", ("stonk_envs.training", "stonk_envs.evaluation.exploit_budget")),
+    ("tools", ("stonk_envs.evaluation.exploit", "stonk_envs.evaluation.exploit_cli",
+               "stonk_envs.evaluation.exploit_plot", "stonk_envs.play", "stonk_envs.bench", "stonk_envs.soak",
+               "stonk_envs.demo", "stonk_envs.configs.cli")),
+    ("command line", ("stonk_envs.cli",)),
+    ("training scripts", (SCRIPTS,)),
+]
+"""Bottom first. A module belongs to the layer of its longest listed prefix (``stonk_envs`` itself only exactly).
+The exploit tool's budget is a training setting (the best response's trainer and its PPO config)."""
+
+
+def module_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
+    """``{dotted module name: file}`` for every ``.py`` file under ``root/<package>``."""
+    found = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def imports(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """``{module: the modules of ``modules`` it imports}``; ``from a import b`` counts as ``a.b`` when that is one."""
+
+    def known(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        is_package = path.name == "__init__.py"
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(known(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = module.split(".")[: len(module.split(".")) - node.level + is_package]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets.update(known(f"{base}.{alias.name}") or known(base) for alias in node.names)
+        edges[module] = {target for target in targets if target and target != module}
+    return edges
+
+
+def layer_of(module: str, layers=LAYERS) -> int | None:
+    """The index of ``module``'s layer, or None when no layer lists it."""
+    best, best_length = None, -1
+    for index, (_, prefixes) in enumerate(layers):
+        for prefix in prefixes:
+            matches = module == prefix or (prefix != PACKAGE and module.startswith(prefix + "."))
+            if matches and len(prefix) > best_length:
+                best, best_length = index, len(prefix)
+    return best
+
+
+def upward_imports(edges: dict[str, set[str]], layers=LAYERS) -> list[str]:
+    """Every import of a module from a layer above the importer's, as ``"a (layer) -> b (layer)"``."""
+    found = []
+    for source, targets in sorted(edges.items()):
+        for target in sorted(targets):
+            low, high = layer_of(source, layers), layer_of(target, layers)
+            if low is not None and high is not None and high > low:
+                found.append(f"{source} ({layers[low][0]}) -> {target} ({layers[high][0]})")
+    return found
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: the strongly connected groups of two or more modules (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(edges.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while not group or group[-1] != node:
+                group.append(stack.pop())
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+@pytest.fixture(scope="module")
+def edges():
+    return imports(module_files(ROOT, (PACKAGE, SCRIPTS)))
+
+
+def test_every_module_has_a_layer(edges):
+    assert [module for module in sorted(edges) if layer_of(module) is None] == []
+
+
+def test_no_module_imports_from_a_layer_above(edges):
+    assert upward_imports(edges) == []
+
+
+def test_no_import_circles(edges):
+    assert circles(edges) == []
+
+
+def test_the_checks_find_an_upward_import_and_a_circle(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/low.py": "from pkg import high\n",
+        "pkg/high.py": "def f():\n    from . import low\n",
+        "pkg/sub/__init__.py": "from .. import low\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = imports(module_files(tmp_path, ("pkg",)))
+    assert found == {"pkg": set(), "pkg.low": {"pkg.high"}, "pkg.high": {"pkg.low"}, "pkg.sub": {"pkg.low"}}
+    layers = [("low", ("pkg.low",)), ("high", ("pkg.high", "pkg.sub"))]
+    assert upward_imports(found, layers) == ["pkg.low (low) -> pkg.high (high)"]
+    assert circles(found) == [["pkg.high", "pkg.low"]]
