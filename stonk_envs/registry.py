@@ -1,5 +1,6 @@
 """Registration of every game in PettingZoo's registry as ``stonk_envs/<name>-v1``, and of its
-single-agent env in Gymnasium's as ``stonk_envs/<Name>-v1`` (:data:`GYM_IDS`).
+single-agent env in Gymnasium's as ``stonk_envs/<Name>-v1`` (:data:`GYM_IDS`), whose
+``gymnasium.make_vec`` steps N games on the batched engine (:mod:`stonk_envs.vector.gym_vector`).
 
 The version number is the version of the games' observations (:data:`OBSERVATION_VERSION`), as
 PettingZoo numbers its envs: it moves whenever an observation changes, so that code and saved
@@ -72,4 +73,5 @@ def register_all() -> None:
                 pettingzoo.register("parallel", env_id(name, version), entry_point=refuse)
         if GYM_IDS[name] not in gymnasium.registry:
             entry_point = "stonk_envs.single_agent:SingleAgentEnv"
-            gymnasium.register(GYM_IDS[name], entry_point=entry_point, kwargs={"game": name})
+            gymnasium.register(GYM_IDS[name], entry_point=entry_point, kwargs={"game": name},
+                               vector_entry_point="stonk_envs.vector.gym_vector:EngineVectorEnv")

@@ -1,8 +1,9 @@
-"""Test session setup: with xdist workers, numba's cache is filled once, one process per game, before they start.
+"""Test session setup: for the whole suite on xdist workers, numba's cache is filled first, one process per game.
 
 Every worker would otherwise compile the same engine, env and player functions on a cold cache
 (a fresh clone, or after an edit to compiled code). A marker file in the cache folder, named by
-the compiled sources' digest, says the warm-up is done; a warm run only checks for it.
+the compiled sources' digest, says the warm-up is done; a warm run only checks for it. A run of
+chosen test files skips the warm-up: its workers compile only what those tests need.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 import numba
+import pytest
 
 from stonk_envs import compiled_cache
 from stonk_envs.registry import GAME_MODULES
@@ -35,7 +37,13 @@ def warm_compiled_cache() -> None:
         marker.touch()
 
 
+def whole_suite(config: pytest.Config) -> bool:
+    """True when pytest runs every test: no paths given, or just the tests folder."""
+    given = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+    return config.args_source == pytest.Config.ArgsSource.TESTPATHS or given == [ROOT / "tests"]
+
+
 def pytest_configure(config):
     workers = getattr(config.option, "numprocesses", None)
-    if workers and not hasattr(config, "workerinput") and numba.config.CACHE_DIR:
+    if workers and not hasattr(config, "workerinput") and numba.config.CACHE_DIR and whole_suite(config):
         warm_compiled_cache()

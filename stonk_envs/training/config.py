@@ -139,6 +139,10 @@ class LeagueConfig:
     """Learner steps between snapshots added to the league."""
     max_snapshots: int = 10
     """Snapshots kept; the oldest is dropped first."""
+    exploiter_samples: int = 0
+    """Trainer ppo: after each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many
+    learner samples against the learner from its weights, and joins the snapshots (drawn as ``past``, kept
+    under the step after the snapshot's); 0: none."""
     mix: str = "seat"
     """Trainer ppo. ``seat``: each seat's holder is drawn with the weights on its own. ``game``: each
     seat is the learner with the weight of ``current``, and every other seat of the game is held by
@@ -150,6 +154,7 @@ class LeagueConfig:
             **dict.fromkeys(OPPONENT_KINDS, _numbers(0.0, 1e9)),
             "snapshot_interval": _ints(1),
             "max_snapshots": _ints(1, 10**4),
+            "exploiter_samples": _ints(0),
         })
         weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
         if sum(weights.values()) <= 0:
@@ -219,6 +224,14 @@ class EvalConfig:
     ``crossplay_max``) with the heuristic and random players, rated by OpenSkill; 0: none."""
     crossplay_max: int = 8
     """Checkpoints in each cross-play league."""
+    exploit_samples: int = 0
+    """Trainer ppo: at each evaluation, train a best response of this many learner samples against the
+    evaluated checkpoint (:mod:`stonk_envs.training.exploit_curve`), its approximate exploitability, plotted
+    beside the rating curve; 0: none."""
+    exploit_games: int = 1000
+    """Games of each of those best responses against its checkpoint."""
+    exploit_starts: list[str] = field(default_factory=lambda: ["frozen"])
+    """Their starts: ``frozen`` (the checkpoint's own weights) and/or ``scratch``."""
 
     def __post_init__(self):
         _check(self, "eval.", {
@@ -229,7 +242,13 @@ class EvalConfig:
             "keep_best": check_bool,
             "crossplay_games": _ints(0, 10**9),
             "crossplay_max": _ints(1, 1024),
+            "exploit_samples": _ints(0),
+            "exploit_games": _ints(1, 10**9),
         })
+        starts = list(self.exploit_starts)
+        if not starts or len(set(starts)) != len(starts) or set(starts) - {"scratch", "frozen"}:
+            raise ValueError(f"eval.exploit_starts must be distinct names among scratch and frozen, got {starts}")
+        self.exploit_starts = starts
         if not self.opponents:
             raise ValueError("eval.opponents must name at least one player spec")
 
@@ -263,7 +282,8 @@ class TrainConfig:
     checkpoint_interval: int = 100_000
     """Learner steps between checkpoints (also written at every evaluation and at the end)."""
     torch_threads: int = 1
-    """Threads torch may use; 0: one per core this process may run on."""
+    """Threads torch may use; 0: one per core this process may run on (trainer ppo: per core left free by other
+    processes, re-counted before every rollout; see stonk_envs/training/threads.py)."""
     progress: bool = True
     """Show a progress bar."""
     ppo: PPOConfig = field(default_factory=PPOConfig)
@@ -291,6 +311,10 @@ class TrainConfig:
             raise ValueError("device=cuda needs trainer=ppo (the sb3 trainer runs on cpu)")
         if self.trainer == "sb3" and self.ppo.obs_norm == "running":
             raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
+        if self.trainer == "sb3" and self.league.exploiter_samples:
+            raise ValueError("league.exploiter_samples needs trainer=ppo; set it to 0 for sb3")
+        if self.trainer == "sb3" and self.eval.exploit_samples:
+            raise ValueError("eval.exploit_samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.eval.crossplay_games:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":

@@ -122,8 +122,11 @@ class SelfPlay:
         ignored = np.zeros((e.num_envs, e.obs_size), np.float32)
         self._play_opponents_until_learner_acts(np.zeros(e.num_envs, np.float64), ignored, everyone)
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One learner decision per slot; returns ``(rewards, terminated, final_obs)``.
+
+        ``active`` (bool, shape (N,); None: all) steps only the slots marked True; the others
+        keep their games, ignore their actions and get zero rewards.
 
         ``final_obs`` (N, O) holds each ended game's last learner observation (zeros elsewhere).
         The next game of a slot counts from its learner's first decision: what happens before
@@ -134,17 +137,17 @@ class SelfPlay:
         actions = np.asarray(actions).reshape(-1)
         if actions.shape != (e.num_envs,):
             raise ValueError(f"expected {e.num_envs} actions, got shape {np.shape(actions)}")
-        joint = self._opponent_actions(e.actors)
+        joint = self._opponent_actions(e.actors if active is None else e.actors & active[:, None])
         joint[self.rows, self.seats] = actions
-        e.step(joint)
-        self.steps_played += e.num_envs
+        e.step(joint, active)
+        self.steps_played += e.num_envs if active is None else int(active.sum())
         rewards = e.rewards[self.rows, self.seats].astype(np.float64)
         done = np.zeros(e.num_envs, np.bool_)
         final_obs = np.zeros((e.num_envs, e.obs_size), np.float32)
         self._end_games(e.terminated.copy(), final_obs, done)
         self._play_opponents_until_learner_acts(rewards, final_obs, done)
         self.episode_return += rewards
-        self.episode_length += 1
+        self.episode_length += 1 if active is None else active
         return rewards, done, final_obs
 
     def pop_episodes(self, done: np.ndarray) -> dict[int, dict[str, float]]:

@@ -28,7 +28,7 @@ def test_shapes_and_dtypes_at_five_players():
     engine = vector.make("stocks_and_bombs", 3, num_players=5)
     obs, masks = engine.reset(seed=0)
     # 9n^2 + n + 1 actions; 9n^2 + 4n + 3 observation entries and 23n^2 + 76n + 19 of memory (n = 5)
-    assert (engine.num_actions, engine.obs_size) == (231, 248 + 884)
+    assert (engine.num_actions, engine.obs_size) == (231, 248 + 974)
     assert obs.shape == (3, 5, 1222) and obs.dtype == np.float32
     assert masks.shape == (3, 5, 231) and masks.dtype == np.int8
     assert engine.actors.shape == (3, 5) and engine.actors.all()

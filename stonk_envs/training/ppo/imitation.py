@@ -13,7 +13,7 @@ import torch
 
 from stonk_envs.training.ppo.network import ActorCritic
 from stonk_envs.training.ppo.rollout import Samples
-from stonk_envs.training.ppo.update import label_fit, minibatch_descent
+from stonk_envs.training.ppo.update import Sync, label_fit, minibatch_descent
 
 
 def imitation_update(
@@ -25,6 +25,7 @@ def imitation_update(
     vf_coef: float,
     max_grad_norm: float,
     generator: torch.Generator,
+    sync: Sync | None = None,
 ) -> dict[str, float]:
     """``epochs`` passes over ``samples`` in shuffled minibatches.
 
@@ -42,4 +43,4 @@ def imitation_update(
             "cross_entropy": cross_entropy, "value_loss": value_loss, "accuracy": accuracy,
         }
 
-    return minibatch_descent(net, optimizer, samples, epochs, batch_size, max_grad_norm, generator, batch_loss)
+    return minibatch_descent(net, optimizer, samples, epochs, batch_size, max_grad_norm, generator, batch_loss, sync)

@@ -26,7 +26,7 @@ from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from stonk_envs.training import run_state
-from stonk_envs.training.config import TrainConfig, to_dict, torch_thread_count
+from stonk_envs.training.config import TrainConfig, to_dict
 from stonk_envs.training.ppo.crossplay import plot_ratings, rate_checkpoints
 from stonk_envs.training.ppo.imitation import imitation_update
 from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
@@ -35,6 +35,7 @@ from stonk_envs.training.ppo.rollout import Rollouts, Samples, Snapshots
 from stonk_envs.training.ppo.update import ppo_update
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
 from stonk_envs.training.stopping import StopRequested, stop_on_signals
+from stonk_envs.training.threads import ThreadBudget
 
 
 def resolve_device(name: str) -> torch.device:
@@ -52,7 +53,7 @@ class PPORun:
     def __init__(self, config: TrainConfig):
         c = self.config = config
         self.run_dir = Path(c.run_dir)
-        torch.set_num_threads(torch_thread_count(c.torch_threads))
+        self.threads = ThreadBudget(c.torch_threads)
         self.device = resolve_device(c.device)
         self.engine = vector.make(c.game, c.num_envs, num_players=c.num_players, observe="actors", parallel=False,
                                   **c.env_config)
@@ -89,6 +90,8 @@ class PPORun:
         self.labeler = make_player(c.imitation.teacher, c.game, c.num_players) if c.imitation.ppo_coef else None
         """The teacher that labels the learner's PPO decisions (``imitation.ppo_coef``), if any."""
         self.stop_requested = False
+        self.gradient_sync = None
+        """Data-parallel runs: what the workers agree on in each update (:mod:`stonk_envs.training.distributed`)."""
         self.bar: tqdm | None = None
         self.writer: SummaryWriter | None = None
 
@@ -212,6 +215,23 @@ class PPORun:
             ))
             run_state.write_json(self.run_dir / "crossplay.json", self.crossplay)
             plot_ratings(self.crossplay, self.run_dir / "crossplay.png")
+        if c.eval.exploit_samples:
+            self._measure_exploitability()
+
+    def _measure_exploitability(self) -> None:
+        """The newest evaluation's checkpoint against a best response (``eval.exploit_samples``)."""
+        from stonk_envs.training import exploit_curve
+
+        point = self.history[-1]
+        folder = self.run_dir / "exploit" / f"step_{point['step']:010d}"
+        with torch.random.fork_rng(devices=[]):
+            point["exploit"] = exploit_curve.measure(run_state.policy_path(self.run_dir, point["step"]), self.config,
+                                                     folder, self.config.seed + 4)
+        self.bar.write(f"approximate exploitability at step {point['step']:,}: best response's win share "
+                       f"{point['exploit']['win_share']:.3f} [{point['exploit']['share_ci_low']:.3f}, "
+                       f"{point['exploit']['share_ci_high']:.3f}] ({point['exploit']['best_start']} start)")
+        run_state.write_json(self.run_dir / "evaluations.json", self.history)
+        exploit_curve.plot_exploitability(self.history, self.crossplay, self.run_dir / "exploitability.png")
 
     def best_step(self) -> int:
         """The evaluated step with the best win share against the first of ``eval.opponents`` (latest on ties)."""
@@ -248,11 +268,16 @@ class PPORun:
 
     def _at_rollout_start(self) -> None:
         c, due = self.config, self.due
+        self.threads.adjust()
         if self.stop_requested:
             self.checkpoint()
             raise StopRequested
         if self.step >= due["snapshot"]:
             self.snapshots.add(self.step, self.net.actor)
+            if c.league.exploiter_samples:
+                from stonk_envs.training.exploiters import add_exploiter
+
+                add_exploiter(self)
             due["snapshot"] = _next_multiple(self.step, c.league.snapshot_interval)
         evaluate = due["eval"] is not None and self.step >= due["eval"]
         started = time.perf_counter()
@@ -296,7 +321,7 @@ class PPORun:
 
         def fit(samples: Samples) -> dict[str, float]:
             return imitation_update(self.net, optimizer, samples, im.epochs, c.ppo.batch_size, c.ppo.vf_coef,
-                                    c.ppo.max_grad_norm, self.shuffler)
+                                    c.ppo.max_grad_norm, self.shuffler, self.gradient_sync)
 
         made, losses, warned = 0, {}, False
         with tqdm(total=im.samples, unit="sample", desc=f"imitating {im.teacher}", disable=not c.progress) as bar:
@@ -323,7 +348,8 @@ class PPORun:
         c, started = self.config, time.perf_counter()
         coef = c.imitation.ppo_coef
         losses, decisions = self._one_rollout(
-            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler, coef),
+            lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler, coef,
+                                       self.gradient_sync),
             labeler=self.labeler,
         )
         seconds = time.perf_counter() - started

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from typing import Protocol
 
+import numpy as np
 import torch
 from torch import nn
 
 from stonk_envs.training.config import PPOConfig
 from stonk_envs.training.ppo.network import ActorCritic, probabilities
 from stonk_envs.training.ppo.rollout import Samples
+
+
+class Sync(Protocol):
+    """What data-parallel workers agree on in an update (:class:`stonk_envs.training.distributed.GradientSync`)."""
+
+    def num_batches(self, samples: int, batch_size: int) -> int: ...
+
+    def average(self, parameters) -> None: ...
+
 
 BatchLoss = Callable[[torch.Tensor], tuple[torch.Tensor, dict[str, torch.Tensor]]]
 """A minibatch's indices to its loss and the named figures to report for it."""
@@ -24,19 +36,29 @@ def minibatch_descent(
     max_grad_norm: float,
     generator: torch.Generator,
     batch_loss: BatchLoss,
+    sync: Sync | None = None,
 ) -> dict[str, float]:
     """``epochs`` passes over ``samples`` in shuffled minibatches, one clipped Adam step each.
 
-    Returns the last epoch's mean of each figure ``batch_loss`` reports.
+    With ``sync`` (data-parallel workers), every worker takes the same number of minibatches
+    (``sync.num_batches``, near-equal parts of its samples) and the gradients are averaged over
+    the workers before the clip. Returns the last epoch's mean of each figure ``batch_loss`` reports.
     """
     stats: dict[str, list[float]] = {}
+    if sync is None:
+        bounds = [(start, start + batch_size) for start in range(0, len(samples), batch_size)]
+    else:
+        edges = np.linspace(0, len(samples), sync.num_batches(len(samples), batch_size) + 1).astype(int)
+        bounds = list(itertools.pairwise(edges.tolist()))
     for _ in range(epochs):
         stats = {}
         order = torch.randperm(len(samples), generator=generator).to(samples.actions.device)
-        for start in range(0, len(samples), batch_size):
-            loss, figures = batch_loss(order[start : start + batch_size])
+        for start, stop in bounds:
+            loss, figures = batch_loss(order[start:stop])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
+            if sync is not None:
+                sync.average(net.parameters())
             nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
             optimizer.step()
             with torch.no_grad():
@@ -59,6 +81,7 @@ def ppo_update(
     ppo: PPOConfig,
     generator: torch.Generator,
     teacher_coef: float = 0.0,
+    sync: Sync | None = None,
 ) -> dict[str, float]:
     """``ppo.n_epochs`` passes over ``samples`` in shuffled minibatches of ``ppo.batch_size``.
 
@@ -99,4 +122,4 @@ def ppo_update(
         return loss, figures
 
     return minibatch_descent(net, optimizer, samples, ppo.n_epochs, ppo.batch_size, ppo.max_grad_norm, generator,
-                             batch_loss)
+                             batch_loss, sync)

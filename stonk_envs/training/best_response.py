@@ -1,0 +1,219 @@
+"""A best response on the batched trainer: PPO in one seat of every game, a frozen player in all the others.
+
+The learner is the trainer's own :class:`~stonk_envs.training.ppo.network.ActorCritic`, trained by
+its PPO update (:func:`~stonk_envs.training.ppo.update.ppo_update`) on rollouts of the batched
+engine (:class:`~stonk_envs.training.ppo.rollout.Rollouts`). Each game gives the learner one
+seat, which moves on by one at each new game in that slot; the frozen player holds every other
+seat and plays them all in one call per engine step. Two starts:
+
+- ``scratch``: fresh weights, the input statistics fitted as in training;
+- ``frozen``: the frozen policy's own actor (weights and input statistics, kept fixed) with a
+  fresh critic, fitted alone for the first :data:`CRITIC_WARMUP` of the budget. It begins as an
+  equal player, so what it gains above an equal share is exploitation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from stonk_envs import configs, vector
+from stonk_envs.core.game import NO_ACTION
+from stonk_envs.evaluation.exploit_budget import STARTS
+from stonk_envs.policies.base import Policy
+from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
+from stonk_envs.training.config import PPOConfig, TrainConfig, load_config, torch_thread_count
+from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
+from stonk_envs.training.ppo.normaliser import RunningStats
+from stonk_envs.training.ppo.rollout import LEARNER, Rollouts, Samples, Snapshots
+from stonk_envs.training.ppo.run import resolve_device
+from stonk_envs.training.ppo.update import minibatch_descent, ppo_update
+
+FROZEN = -4
+"""The seat holder code of the frozen player (next to the rollout's LEARNER, RANDOM and HEURISTIC)."""
+CRITIC_WARMUP = 0.05
+"""Share of a ``frozen`` start's budget in which only the fresh critic learns (the actor stays as it was)."""
+
+
+def shipped_config(game: str) -> Path:
+    """The shipped training config of ``game`` (``stonk_envs/configs/<game>.yaml``)."""
+    return configs.shipped_file(game)
+
+
+def learner_settings(game: str, num_players: int) -> TrainConfig:
+    """The trainer settings the learner uses: the game's shipped config."""
+    return load_config(shipped_config(game), [f"num_players={num_players}", "trainer=ppo"])
+
+
+@dataclass
+class LearnerSetup:
+    """How one best response trains: the game, its settings, the budget and the start."""
+
+    game: str
+    num_players: int
+    env_config: dict
+    samples: int
+    """Learner decisions to train on (whole rollouts: the last one may go past it)."""
+    num_envs: int
+    """Games side by side, one learner seat in each."""
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    device: str = "cpu"
+    torch_threads: int = 1
+    seed: int = 0
+
+
+class FrozenSeats(Rollouts):
+    """Rollouts in which each game has one learner seat (rotating game by game) and the frozen player the rest."""
+
+    def __init__(self, engine, net, frozen: Policy, rng, generator, device):
+        p = engine.num_players
+        self.frozen = frozen
+        self.next_seat = np.arange(engine.num_envs, dtype=np.int64) % p
+        """The learner's seat in the next game of each slot."""
+        super().__init__(engine, net, {"current": 1.0}, Snapshots(1), ("", p), rng, generator, device)
+
+    def _draw_holders(self, games: np.ndarray) -> None:
+        if len(games) == 0:
+            return
+        codes = np.full((len(games), self.engine.num_players), FROZEN, np.int64)
+        codes[np.arange(len(games)), self.next_seat[games]] = LEARNER
+        self.holder[games] = codes
+        self.next_seat[games] = (self.next_seat[games] + 1) % self.engine.num_players
+
+    def _member(self, code: int) -> Policy:
+        if code != FROZEN:
+            raise ValueError(f"no seat holder {code} in a best response's games")
+        return self.frozen
+
+
+def value_update(net: ActorCritic, optimizer, samples: Samples, ppo: PPOConfig, generator) -> dict[str, float]:
+    """Fit the critic alone to the rollout's returns (the actor's gradients are zero)."""
+
+    def batch_loss(batch):
+        _, values = net.heads(samples.inputs[batch], samples.penalty[batch])
+        loss = 0.5 * (values - samples.returns[batch]).pow(2).mean()
+        return ppo.vf_coef * loss, {"value_loss": loss}
+
+    return minibatch_descent(net, optimizer, samples, ppo.n_epochs, ppo.batch_size, ppo.max_grad_norm, generator,
+                             batch_loss)
+
+
+class BestResponse:
+    """One best response to ``frozen``: build it, :meth:`train` it, then play it with :meth:`policy`."""
+
+    def __init__(self, setup: LearnerSetup, frozen: Policy, start: str, start_net: MaskedMLP | None = None):
+        if start not in STARTS:
+            raise ValueError(f"start must be one of {STARTS}, got {start!r}")
+        if start == "frozen" and start_net is None:
+            raise ValueError("the frozen start needs the frozen policy's network (a torch policy file)")
+        s = self.setup = setup
+        self.start = start
+        self.device = resolve_device(s.device)
+        torch.manual_seed(s.seed)
+        self.engine = vector.make(s.game, s.num_envs, num_players=s.num_players, observe="actors", parallel=False,
+                                  **s.env_config)
+        hidden = start_net.hparams["hidden"] if start_net is not None else list(s.ppo.net_arch)
+        self.net = ActorCritic(self.engine.obs_size, self.engine.num_actions, hidden, None,
+                               resolve_hidden_dtype(s.ppo.hidden_precision, self.device))
+        if start == "frozen":
+            if start_net.hparams["observation_size"] != self.engine.obs_size or "normalise" not in start_net.hparams:
+                raise ValueError("the frozen policy's network does not read this game's observations with statistics")
+            self.net.actor.load_state_dict(start_net.state_dict())
+        self.net.to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=s.ppo.learning_rate, eps=1e-5)
+        self.stats = RunningStats(self.engine.obs_size)
+        self.rng = np.random.default_rng(s.seed)
+        self.sampler = torch.Generator(device=self.device).manual_seed(s.seed)
+        self.shuffler = torch.Generator().manual_seed(s.seed + 1)
+        self.rollouts = FrozenSeats(self.engine, self.net, frozen, self.rng, self.sampler, self.device)
+        self.step = 0
+        self.curve: list[dict[str, float]] = []
+        self.seconds = 0.0
+
+    def train(self, progress: bool = False, desc: str = "best response") -> None:
+        """Train for the setup's learner samples."""
+        s, ppo = self.setup, self.setup.ppo
+        threads = torch.get_num_threads()
+        torch.set_num_threads(torch_thread_count(s.torch_threads))
+        started = time.perf_counter()
+        try:
+            self.rollouts.deal(int(self.rng.integers(2**62)))
+            fit_statistics = self.start == "scratch"
+            if fit_statistics:
+                e = self.engine
+                self.stats.update(e.obs[e.actors])
+                self.net.set_statistics(self.stats)
+            warmup = int(CRITIC_WARMUP * s.samples) if self.start == "frozen" else 0
+            with tqdm(total=s.samples, unit="sample", desc=desc, disable=not progress) as bar:
+                while self.step < s.samples:
+                    carried = len(self.rollouts.carried["columns"])
+                    table, decisions = self.rollouts.collect(ppo.n_steps)
+                    samples = self.rollouts.samples(table, ppo.gamma, ppo.gae_lambda)
+                    if self.step < warmup:
+                        value_update(self.net, self.optimizer, samples, ppo, self.shuffler)
+                    else:
+                        ppo_update(self.net, self.optimizer, samples, ppo, self.shuffler)
+                    if fit_statistics:
+                        self.stats.update(table["obs"][carried:])
+                        self.net.set_statistics(self.stats)
+                    self.rollouts.carry(table)
+                    self.step += decisions
+                    self._record(bar, decisions)
+        finally:
+            torch.set_num_threads(threads)
+            self.seconds += time.perf_counter() - started
+
+    def _record(self, bar: tqdm, decisions: int) -> None:
+        finished = self.rollouts.finished
+        point = {
+            "step": self.step,
+            "episode_reward": float(np.mean([r for r, _ in finished])) if finished else 0.0,
+            "win_rate": float(np.mean([w for _, w in finished])) if finished else 0.0,
+        }
+        self.curve.append(point)
+        bar.update(decisions)
+        bar.set_postfix(win=f"{point['win_rate']:.2f}")
+
+    def actor(self) -> MaskedMLP:
+        """A CPU copy of the learner's actor (the saved player)."""
+        actor = MaskedMLP(**self.net.actor.hparams)
+        actor.load_state_dict({k: v.detach().cpu().clone() for k, v in self.net.actor.state_dict().items()})
+        return actor
+
+    def policy(self, name: str) -> TorchPolicy:
+        """The learner as a player that samples its actions, as it did in training."""
+        return TorchPolicy(self.actor(), deterministic=False, name=name)
+
+
+def play_against(
+    player: Policy, frozen: Policy, game: str, num_players: int, env_config: dict, num_games: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``num_games`` games on the batched engine, ``player`` in seat ``g % num_players`` of game g and ``frozen``
+    in the others; returns each game's scores (num_games, num_players) and ``player``'s seat in it.
+
+    Each game is the first dealt in its slot (the engine deals the next one when it ends; those are
+    played on until every slot's first game is over, and not counted).
+    """
+    engine = vector.make(game, num_games, num_players=num_players, observe="actors", parallel=False, **env_config)
+    engine.reset(seed)
+    rng = np.random.default_rng(seed)
+    seats = np.arange(num_games) % num_players
+    mine = np.zeros((num_games, num_players), np.bool_)
+    mine[np.arange(num_games), seats] = True
+    scores = np.zeros((num_games, num_players), np.float64)
+    open_games = np.ones(num_games, np.bool_)
+    while open_games.any():
+        joint = np.full((num_games, num_players), NO_ACTION, np.int64)
+        for holder, seated in ((player, engine.actors & mine), (frozen, engine.actors & ~mine)):
+            if seated.any():
+                joint[seated] = holder.act(engine.obs[seated], engine.masks[seated], rng)
+        engine.step(joint)
+        for g in np.flatnonzero(engine.terminated & open_games):
+            scores[g] = engine.game.scores(engine.final_states, int(g))
+            open_games[g] = False
+    return scores, seats

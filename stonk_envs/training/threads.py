@@ -1,0 +1,87 @@
+"""Torch's thread count on a shared machine: no more threads than the cores other processes leave free.
+
+Torch's intra-op pool runs each large operation on all its threads and waits at a barrier for
+the slowest. When another process holds a core, the thread on it is descheduled and every
+operation waits a scheduler slice for it: measured on a loaded 2-core machine, a loop of small
+matrix products ran 14x slower on two threads than on one. So ``torch_threads: 0`` means the
+cores free now, re-counted before every rollout from the machine's busy time (``/proc/stat``)
+less this process's own, never fewer than one and never more than the cores this process may
+run on.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import torch
+
+PROC_STAT = Path("/proc/stat")
+
+
+def allowed_cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0))
+
+
+def machine_busy_seconds(stat: Path = PROC_STAT) -> float | None:
+    """CPU-seconds all cores have spent busy since boot (None where ``/proc/stat`` is not readable)."""
+    try:
+        fields = stat.read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_busy_seconds() -> float:
+    """CPU-seconds this process (all its threads) has used."""
+    times = os.times()
+    return times.user + times.system
+
+
+def threads_for(free_cores: float, cores: int) -> int:
+    """Whole threads for ``free_cores`` cores left free by others: rounded, at least 1, at most ``cores``."""
+    return max(1, min(cores, int(free_cores + 0.5)))
+
+
+class ThreadBudget:
+    """Sets torch's thread count from a ``torch_threads`` setting: a fixed count, or 0 for the free cores.
+
+    :meth:`adjust` (called between rollouts) re-counts the free cores over the time since the
+    last call; with a fixed count it does nothing.
+    """
+
+    def __init__(self, setting: int, stat: Path = PROC_STAT):
+        self.adaptive = setting == 0
+        self.cores = allowed_cores()
+        self.stat = stat
+        self.threads = self.cores if self.adaptive else setting
+        self._mark = self._now()
+        torch.set_num_threads(self.threads)
+
+    def _now(self) -> tuple[float, float | None, float]:
+        return time.monotonic(), machine_busy_seconds(self.stat), own_busy_seconds()
+
+    def free_cores(self) -> float | None:
+        """Cores left free by other processes since the last call (None: not measurable here)."""
+        then, self._mark = self._mark, self._now()
+        wall = self._mark[0] - then[0]
+        if then[1] is None or self._mark[1] is None or wall <= 0:
+            return None
+        others = (self._mark[1] - then[1]) - (self._mark[2] - then[2])
+        return os.cpu_count() - max(others, 0.0) / wall
+
+    def adjust(self) -> int:
+        """Set torch's threads to the free cores (adaptive), or back to the fixed count if something in this
+        process changed it (an in-process evaluation sets one); returns the count in use."""
+        if self.adaptive:
+            free = self.free_cores()
+            if free is not None:
+                self.threads = threads_for(min(free, self.cores), self.cores)
+        if torch.get_num_threads() != self.threads:
+            torch.set_num_threads(self.threads)
+        return self.threads
