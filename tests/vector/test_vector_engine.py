@@ -36,7 +36,7 @@ def test_shapes_and_dtypes_at_five_players():
     assert rewards.shape == (3, 5) and rewards.dtype == np.float32
     assert terminated.shape == (3,) and terminated.dtype == np.bool_
     states = engine.state_vectors()
-    assert states.shape == (3, 566)  # holders, seats, round, tick, caller (48), then options, stream, memory
+    assert states.shape == (3, 656)  # holders, seats, round, tick, caller (48), then options, stream, memory
     # holders of the 15 pieces on a fresh deal: each seat holds its own three
     assert states[:, :15].tolist() == [[p // 3 for p in range(15)]] * 3
 
