@@ -248,6 +248,8 @@ class ReplayStep:
     """The joint action that led here (empty for the deal)."""
     rewards: np.ndarray
     game_over: bool
+    voids: list[int] = field(default_factory=list)
+    """Each seat's void code of the step (:mod:`stonk_envs.core.negotiation`; empty for the deal)."""
 
 
 def check_version(record: GameRecord) -> None:
@@ -326,7 +328,7 @@ def replay_steps(
                 )
         over = bool(game.step(states, 0, np.asarray(joint, dtype=np.int64), rewards, voids))
         total += rewards
-        yield game, states, ReplayStep(k, list(joint), total.copy(), over)
+        yield game, states, ReplayStep(k, list(joint), total.copy(), over, [int(v) for v in voids])
     _check_results(record, game, states, total, over)
 
 

@@ -1,8 +1,10 @@
 """A game at the terminal: people at one keyboard and players (heuristic, random, saved policies).
 
-Every step, each person whose seat acts sees their own view of the table and a numbered menu
-of their legal moves in words, and types a number; the other seats' players choose from their
-observations, and the step resolves. In the real-time games every tick waits for the people.
+Every step, each person whose seat acts sees their own view of the table and a menu of their
+legal moves in words, each under its key: the move's action number, which names the same move
+on every step; they type a key, and the other seats' players choose from their observations,
+and the step resolves. In the real-time games every tick waits for the people. What happened
+since one's last move is shown with it: void moves with why, and the rounds scored.
 """
 
 from __future__ import annotations
@@ -21,13 +23,25 @@ from rich.text import Text
 from stonk_envs import records
 from stonk_envs.games_index import game_module
 from stonk_envs.policies import Policy, make_player
-from stonk_envs.replay.timeline import named_moves
+from stonk_envs.replay.story import step_lines, summary_lines
 from stonk_envs.text import printable
 
 HUMAN = "human"
-HELP = "type a move's number, a word to list the moves that contain it, or q to quit"
+HELP = "type a move's key (the number before it), a word to list the moves that contain it, or q to quit"
 MOVES_SHOWN = 12
 """Moves of the other seats shown since one's last turn (the latest ones)."""
+
+
+@dataclass
+class Played:
+    """One step played: the tables before and after it, the joint action, its void codes and summary."""
+
+    before: np.ndarray
+    after: np.ndarray
+    joint: list[int]
+    voids: list[int]
+    summary: list[str]
+    """The rounds it scored and, at the end, the winners."""
 
 
 class Quit(Exception):
@@ -65,8 +79,7 @@ class Session:
         self.recorder = records.record(self.env, players=[s.name for s in self.seats])
         self.rng = np.random.default_rng(self.seed)
         self.humans = [p for p, s in enumerate(self.seats) if s.human]
-        self.history: list[tuple[np.ndarray, list[int]]] = []
-        """Each step played: the table before it and the joint action."""
+        self.history: list[Played] = []
         self.seen = dict.fromkeys(self.humans, 0)
         """How many steps of ``history`` each person has been shown."""
 
@@ -92,7 +105,10 @@ class Session:
                         )
                         actions[agent] = int(chosen[0])
                 observations, *_ = self.env.step(actions)
-                self.history.append((before, [actions.get(agent, -1) for agent in self.env.possible_agents]))
+                joint = [actions.get(agent, -1) for agent in self.env.possible_agents]
+                after = table.states.copy()
+                summary = summary_lines(self.game, before, after, joint)
+                self.history.append(Played(before, after, joint, [int(v) for v in table.voids], summary))
         except (Quit, KeyboardInterrupt, EOFError):
             self.console.print("\n[yellow]stopped before the end of the game[/]")
             return self.recorder.last
@@ -107,34 +123,52 @@ class Session:
             self.console.input(f"pass the keyboard to player_{seat} and press Enter ")
             self.console.clear()
         table = self.env.table
-        legal = [int(a) for a in np.flatnonzero(table.mask(seat))]
-        names = [self.game.name_action(table.states, 0, seat, a) for a in legal]
-        default = names.index("wait") if "wait" in names else None
+        moves = {int(a): self.game.name_action(table.states, 0, seat, int(a)) for a in np.flatnonzero(table.mask(seat))}
+        default = next((a for a, name in moves.items() if name == "wait"), None)
         self.console.print(self.view(seat))
-        self.console.print(menu(names))
-        prompt = f"[bold]player_{seat}[/] move (1-{len(names)}{', Enter waits' if default is not None else ''}): "
+        self.console.print(menu(moves))
+        prompt = f"[bold]player_{seat}[/] move (a key{', Enter waits' if default is not None else ''}): "
         while True:
             reply = self.console.input(prompt).strip()
-            choice, message = read_choice(reply, names, default)
+            choice, message = read_choice(reply, moves, default, lambda a: self.unavailable(seat, a))
             if choice is not None:
-                self.console.print(f"[green]player_{seat}: {names[choice]}[/]")
-                return legal[choice]
+                self.console.print(f"[green]player_{seat}: {escape(moves[choice])}[/]")
+                return choice
             if message == "quit":
                 raise Quit
             self.console.print(message)
+
+    def unavailable(self, seat: int, action: int) -> str:
+        """Why the move under key ``action`` cannot be played now (a hint for the menu)."""
+        if not 0 <= action < self.game.num_actions:
+            return f"[red]there is no move {action}[/]: keys run from 0 to {self.game.num_actions - 1}; {HELP}"
+        states = self.env.table.states
+        name = escape(self.game.describe_action(seat, action))
+        why = escape(self.game.why_illegal(states, 0, seat, action))
+        return f"[red]move {action} ({name}) is not available now[/]: {why}"
 
     def view(self, seat: int) -> Panel:
         """``seat``'s view of the table, and the moves since its last turn as that seat may know them."""
         table = self.env.table
         parts = [Text(self.game.render(table.states, 0, seat))]
-        moves = [
-            m for before, joint in self.history[self.seen[seat] :] for m in named_moves(self.game, before, joint, seat)
-        ]
+        moves, summaries = [], []
+        for step in self.history[self.seen[seat] :]:
+            lines = step_lines(self.game, step.before, step.after, step.joint, step.voids, seat)
+            moves += lines
+            summaries += step.summary
+            mine = [line for line in lines if line.startswith(f"player_{seat}: ") and " - VOID: " in line]
+            if mine:
+                parts.insert(0, Text(f"your move was void: {mine[0].split(' - VOID: ', 1)[1]}", "bold red"))
         self.seen[seat] = len(self.history)
         if moves:
             shown = moves[-MOVES_SHOWN:]
             skipped = f"({len(moves) - len(shown)} earlier moves left out)\n" if len(moves) > len(shown) else ""
-            parts += [Text(""), Text("since your last move:\n" + skipped + "\n".join(shown), "cyan")]
+            block = Text("since your last move:\n" + skipped, "cyan")
+            for k, line in enumerate(shown):
+                block.append(("\n" if k else "") + line, "bold red" if " - VOID: " in line else "cyan")
+            parts += [Text(""), block]
+        if summaries:
+            parts += [Text(""), Text("\n".join(summaries), "yellow")]
         return Panel(Group(*parts), title=f"{self.game_name} - player_{seat} ({self.seats[seat].name})", expand=False)
 
     def scores_table(self, record: records.GameRecord) -> Table:
@@ -155,15 +189,21 @@ class Session:
         return out
 
 
-def menu(names: list[str]) -> Columns:
-    """The legal moves, numbered from 1, in columns."""
+def menu(moves: dict[int, str]) -> Columns:
+    """The legal moves under their keys (action numbers), in columns."""
+    width = len(str(max(moves)))
     return Columns(
-        [f"[bold cyan]{k + 1:>3}[/] {escape(name)}" for k, name in enumerate(names)], column_first=True, padding=(0, 3)
+        [f"[bold cyan]{key:>{width}}[/] {escape(name)}" for key, name in moves.items()],
+        column_first=True,
+        padding=(0, 3),
     )
 
 
-def read_choice(reply: str, names: list[str], default: int | None) -> tuple[int | None, str]:
-    """``(index into names, "")`` for a valid reply, else ``(None, a hint)``; ``(None, "quit")`` for q."""
+def read_choice(reply: str, moves: dict[int, str], default: int | None, unavailable) -> tuple[int | None, str]:
+    """``(the key of a legal move, "")`` for a valid reply, else ``(None, a hint)``; ``(None, "quit")`` for q.
+
+    ``unavailable(key)`` says why the move under a key that is not on the menu cannot be played now.
+    """
     if reply.lower() in ("q", "quit", "exit"):
         return None, "quit"
     if reply == "":
@@ -171,13 +211,13 @@ def read_choice(reply: str, names: list[str], default: int | None) -> tuple[int 
             return default, ""
         return None, f"[red]choose a move[/]: {HELP}"
     if reply.isdigit():
-        k = int(reply)
-        if 1 <= k <= len(names):
-            return k - 1, ""
-        return None, f"[red]there is no move {k}[/]: choose a number from 1 to {len(names)}"
+        key = int(reply)
+        if key in moves:
+            return key, ""
+        return None, unavailable(key)
     if reply in ("?", "h", "help"):
         return None, HELP
-    matches = [f"{k + 1}: {name}" for k, name in enumerate(names) if reply.lower() in name.lower()]
+    matches = [f"{key}: {name}" for key, name in moves.items() if reply.lower() in name.lower()]
     if not matches:
         return None, f"[red]no move matches {escape(repr(reply))}[/]: {HELP}"
     return None, f"moves with {escape(repr(reply))}:\n  " + "\n  ".join(escape(m) for m in matches)

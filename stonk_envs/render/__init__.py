@@ -2,6 +2,8 @@
 
 ``draw(game, states, i, seat)`` returns an ``(H, W, 3)`` uint8 image of ``states[i]`` as
 ``seat`` sees it (others' hidden cards as backs), or of everything when ``seat`` is None.
+Its foot is an event strip: the moves of the step that led here (``events``, void ones in
+red), and the step's round summary (``summary``) over the table when it scored a round.
 The size depends only on the game and its player count, so the frames of a game make a video.
 Importing this package registers ``draw`` and the window with :mod:`stonk_envs.core.pictures`,
 the hook through which the envs' ``render()`` reaches them.
@@ -10,11 +12,13 @@ the hook through which the envs' ``render()`` reaches them.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 
 import numpy as np
 
 from stonk_envs.core import pictures
 from stonk_envs.core.game import Game
+from stonk_envs.render.canvas import STORY_HEIGHT
 
 DRAWERS = {
     "stockpile": "stonk_envs.render.stockpile",
@@ -29,14 +33,20 @@ def _drawer(game: Game):
     return importlib.import_module(DRAWERS[game.name])
 
 
-def draw(game: Game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
-    """The table of ``states[i]`` from ``seat`` (None: everything) as an RGB array."""
-    return _drawer(game).draw(game, states, i, seat)
+def draw(
+    game: Game, states: np.ndarray, i: int, seat: int | None, events: Sequence[str] = (), summary: Sequence[str] = ()
+) -> np.ndarray:
+    """The table of ``states[i]`` from ``seat`` (None: everything) as an RGB array, with the step's story."""
+    drawer = _drawer(game)
+    canvas = drawer.draw(game, states, i, seat)
+    canvas.story(canvas.height - STORY_HEIGHT, events, summary, getattr(drawer, "SUMMARY_TOP", None))
+    return canvas.array()
 
 
 def frame_size(game: Game) -> tuple[int, int]:
     """``(width, height)`` of every picture of ``game``."""
-    return _drawer(game).size(game.num_players)
+    width, height = _drawer(game).size(game.num_players)
+    return width, height + STORY_HEIGHT
 
 
 def _open_window(title: str):

@@ -20,6 +20,12 @@ CARD_BACK = (70, 82, 140)
 EMPTY_SLOT = (84, 96, 120)
 """Outline of a place where a card could be and none is."""
 
+EVENT_LINES = 3
+"""Lines of the event strip at the foot of every picture."""
+EVENT_ROW = 16
+STORY_HEIGHT = 12 + EVENT_LINES * EVENT_ROW
+"""Height of the event strip."""
+
 SEAT_COLOURS = (
     (231, 76, 60),
     (52, 152, 219),
@@ -80,6 +86,53 @@ class Canvas:
         self.text((28 + width, 21), detail, 15, MUTED, anchor="lm")
         self.text((self.width - 16, 21), view, 14, GOLD, anchor="rm")
 
+    def to_act(self, x: float, y: float, label: bool = True) -> None:
+        """The mark of a seat that decides in the next step: a gold dot (and "to act")."""
+        self.draw.ellipse((x, y + 3, x + 9, y + 12), fill=GOLD)
+        if label:
+            self.text((x + 14, y + 8), "to act", 12, GOLD, anchor="lm")
+
+    def winner(self, x: float, y: float) -> None:
+        """The badge of a seat that won the game."""
+        width = font(12).getlength("WINNER") + 12
+        self.draw.rounded_rectangle((x, y, x + width, y + 18), radius=4, fill=GOLD)
+        self.text((x + width / 2, y + 9), "WINNER", 12, (20, 20, 20), anchor="mm")
+
+    def story(self, top: float, events, summary, summary_top: float | None = None) -> None:
+        """The event strip from ``top`` down (the step's moves, void ones in red, the last
+        :data:`EVENT_LINES` shown), and the step's summary over the table when it has one: from
+        ``summary_top`` down, or just above the strip."""
+        self.draw.rectangle((0, top, self.width, self.height), fill=PANEL)
+        lines = list(events) or ["(no moves)"]
+        if len(lines) > EVENT_LINES:
+            lines = [f"... {len(lines) - EVENT_LINES + 1} earlier moves", *lines[-(EVENT_LINES - 1) :]]
+        for k, line in enumerate(lines):
+            colour = BAD if "VOID" in line else MUTED if line.startswith(("(", "...")) else TEXT
+            self.text((16, top + 8 + k * EVENT_ROW), self.fit(line, 12, self.width - 32), 12, colour)
+        if summary:
+            self.summary(list(summary), top, summary_top)
+
+    def summary(self, lines: list[str], bottom: float, top: float | None = None) -> None:
+        """``lines`` in a framed box over the table (the game's pause), from ``top`` or just above ``bottom``."""
+        row = 17
+        height = 20 + row * len(lines)
+        y0 = max(44, bottom - 8 - height) if top is None else top
+        self.panel((24, y0, self.width - 24, y0 + height), fill=(22, 26, 34), outline=GOLD, width=2)
+        for k, line in enumerate(lines):
+            size, colour = (13, GOLD) if k == 0 or line.startswith("game over") else (12, TEXT)
+            self.text((40, y0 + 10 + k * row), self.fit(line, size, self.width - 80), size, colour)
+
+    @staticmethod
+    def fit(text: str, size: int, width: float) -> str:
+        """``text`` cut with "..." to ``width`` pixels (a multiplication sign drawn as x, which the font lacks)."""
+        text = text.replace("\N{MULTIPLICATION SIGN}", "x")
+        face = font(size)
+        if face.getlength(text) <= width:
+            return text
+        while text and face.getlength(text + "...") > width:
+            text = text[:-1]
+        return text + "..."
+
     def array(self) -> np.ndarray:
         return np.asarray(self.image, dtype=np.uint8)
 
@@ -119,6 +172,33 @@ def back_stamp(width: int, height: int) -> Image.Image:
     draw.rectangle((4, 4, width - 4, height - 4), outline=(110, 122, 190), width=1)
     draw.text((width / 2, height / 2), "?", font=font(12), fill=(200, 205, 240), anchor="mm")
     return stamp
+
+
+def start(game, size: tuple[int, int]) -> Canvas:
+    """A blank picture of a table of ``size`` with room for the event strip below it."""
+    width, height = size
+    return Canvas(width, height + STORY_HEIGHT)
+
+
+def acting_seats(game, states, i: int) -> np.ndarray:
+    """Which seats decide in the next step (bools, one per seat)."""
+    out = np.zeros(game.num_players, np.bool_)
+    game.actors(states, i, out)
+    return out
+
+
+def winning_seats(game, states, i: int) -> np.ndarray:
+    """Which seats won, once the game is over (all False before)."""
+    if not states[i]["game_over"]:
+        return np.zeros(game.num_players, np.bool_)
+    scores = game.scores(states, i)
+    return scores == scores.max()
+
+
+def winners_text(game, states, i: int) -> str:
+    """``game over: player_1 wins`` or ``game over: player_0 and player_2 share the win``."""
+    names = [f"player_{p}" for p in np.flatnonzero(winning_seats(game, states, i))]
+    return f"game over: {names[0]} wins" if len(names) == 1 else f"game over: {' and '.join(names)} share the win"
 
 
 def view_label(seat: int | None) -> str:

@@ -26,7 +26,11 @@ from stonk_envs.render.canvas import (
     SEAT_COLOURS,
     TEXT,
     Canvas,
+    acting_seats,
+    start,
     view_label,
+    winners_text,
+    winning_seats,
 )
 
 COMPANY_COLOURS = (
@@ -43,11 +47,15 @@ WIDTH = 1120
 CELL = 30
 TRACK_X = 210
 CARD_W, CARD_H = 50, 30
+SUMMARY_TOP = 276
+"""The settlement is drawn over the stockpiles, which are empty at the end."""
+PLAYER_ROW = 72
+"""Height of a player's row (its panel is 8 less)."""
 
 
 def size(num_players: int) -> tuple[int, int]:
     """``(width, height)`` of the picture for a player count."""
-    return WIDTH, 276 + 40 * num_players + 34 + 62 * num_players + 10
+    return WIDTH, 276 + 40 * num_players + 34 + PLAYER_ROW * num_players + 10
 
 
 def card_colour(kind: int) -> tuple[int, int, int]:
@@ -62,14 +70,16 @@ def card_label(kind: int) -> str:
     return card_name(kind).replace("fee$", "fee $")
 
 
-def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
+def draw(game, states: np.ndarray, i: int, seat: int | None) -> Canvas:
     s = states[i]
     n = game.num_players
-    canvas = Canvas(*size(n))
+    canvas = start(game, size(n))
     everything = seat is None
     rounds = int(s["rounds"])
     detail = f"round {min(int(s['round']) + 1, rounds)}/{rounds}   {PHASE_NAMES[int(s['phase'])]} phase"
-    if not s["game_over"]:
+    if s["game_over"]:
+        detail = f"{winners_text(game, states, i)} (highest net worth)"
+    else:
         detail += f"   deciding: player_{int(s['actor'])}"
         if s["phase"] == DIVIDEND_PHASE:
             detail += f" (dividend of {TICKERS[int(s['div_company'])]})"
@@ -77,8 +87,8 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
     _track(canvas, s)
     _forecasts(canvas, s, n, seat)
     y = _piles(canvas, game, s, n, seat, 276)
-    _players(canvas, game, s, n, seat, y + 8, everything)
-    return canvas.array()
+    _players(canvas, game, states, i, seat, y + 8, everything)
+    return canvas
 
 
 def _track(canvas: Canvas, s) -> None:
@@ -126,7 +136,7 @@ def _forecasts(canvas: Canvas, s, n: int, seat: int | None) -> None:
         if seat is None or q == seat or s["pair_shown"][q]
     ]
     rows += [("face-down", j) for j in range(n + 1, NUM_COMPANIES) if seat is None or s["pair_shown"][j]]
-    for k, (label, j) in enumerate(rows[:7]):
+    for k, (label, j) in enumerate(rows[:6]):
         y = top + 30 + k * 24
         company, forecast = int(s["pair_comp"][j]), int(s["pair_fc"][j])
         canvas.text((x0 + 12, y + 10), label, 13, SEAT_COLOURS[j] if j < n else TEXT, anchor="lm")
@@ -134,7 +144,8 @@ def _forecasts(canvas: Canvas, s, n: int, seat: int | None) -> None:
         canvas.text((x0 + 150, y + 10), TICKERS[company], 12, (20, 20, 20), anchor="mm")
         colour = GOOD if FORECAST_NAMES[forecast].startswith("+") else BAD if forecast > 3 else GOLD
         canvas.text((x0 + 180, y + 10), FORECAST_NAMES[forecast], 14, colour, anchor="lm")
-    canvas.text((x0 + 12, top + 196), f"deck: {int(s['deck_len'])} cards", 12, MUTED, anchor="lm")
+    canvas.text((x0 + 12, top + 184), "$$ = dividend: no move; holders are paid", 12, GOLD, anchor="lm")
+    canvas.text((x0 + 12, top + 200), f"deck: {int(s['deck_len'])} cards", 12, MUTED, anchor="lm")
 
 
 def _piles(canvas: Canvas, game, s, n: int, seat: int | None, top: int) -> int:
@@ -164,23 +175,31 @@ def _piles(canvas: Canvas, game, s, n: int, seat: int | None, top: int) -> int:
     return y
 
 
-def _players(canvas: Canvas, game, s, n: int, seat: int | None, top: int, everything: bool) -> None:
+def _players(canvas: Canvas, game, states, i: int, seat: int | None, top: int, everything: bool) -> None:
+    s = states[i]
+    n = game.num_players
     canvas.text((24, top), "players", 12, MUTED)
-    scores = game.scores(s.reshape(1), 0) if s["game_over"] else None
+    scores = game.scores(states, i) if s["game_over"] else None
+    acting, won = acting_seats(game, states, i), winning_seats(game, states, i)
     for p in range(n):
-        y = top + 18 + p * 62
+        y = top + 18 + p * PLAYER_ROW
         mine = seat == p
+        bottom = y + PLAYER_ROW - 8
         canvas.panel(
-            (12, y, WIDTH - 12, y + 56), fill=PANEL_HIGHLIGHT if mine else PANEL, outline=GOLD if mine else None
+            (12, y, WIDTH - 12, bottom), fill=PANEL_HIGHLIGHT if mine else PANEL, outline=GOLD if mine else None
         )
-        canvas.draw.rectangle((12, y, 20, y + 56), fill=SEAT_COLOURS[p])
-        canvas.text((30, y + 6), f"player_{p}" + ("  (you)" if mine else ""), 15)
-        canvas.text((30, y + 28), f"cash ${int(s['cash'][p])}K", 14, TEXT)
+        canvas.draw.rectangle((12, y, 20, bottom), fill=SEAT_COLOURS[p])
+        width = canvas.text((30, y + 6), f"player_{p}" + ("  (you)" if mine else ""), 15)
+        if acting[p]:
+            canvas.to_act(30 + width + 8, y + 5)
+        if won[p]:
+            canvas.winner(30 + width + 8, y + 4)
+        canvas.text((30, y + 27), f"cash ${int(s['cash'][p])}K", 14, TEXT)
         debt = int(s["debt"][p].sum())
         if debt:
-            canvas.text((120, y + 28), f"debt ${debt}K", 14, BAD)
+            canvas.text((120, y + 27), f"debt ${debt}K", 14, BAD)
         if scores is not None:
-            canvas.text((30, y + 44), f"net worth ${scores[p]:g}K", 11, GOLD)
+            canvas.text((30, y + 46), f"net worth ${scores[p]:g}K", 13, GOLD)
         x = 220
         if everything or mine:
             canvas.text((x, y + 4), "regular", 10, MUTED)

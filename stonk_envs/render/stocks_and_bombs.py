@@ -5,7 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 from stonk_envs.games.stocks_and_bombs import core
-from stonk_envs.render.canvas import GOLD, LINE, MUTED, PANEL_HIGHLIGHT, SEAT_COLOURS, TEXT, Canvas, view_label
+from stonk_envs.render.canvas import (
+    GOLD,
+    LINE,
+    MUTED,
+    PANEL_HIGHLIGHT,
+    SEAT_COLOURS,
+    TEXT,
+    Canvas,
+    acting_seats,
+    start,
+    view_label,
+    winners_text,
+    winning_seats,
+)
 
 WIDTH = 980
 ROW = 86
@@ -30,15 +43,16 @@ def piece(canvas: Canvas, x: float, base: float, piece_id: int) -> float:
     return w
 
 
-def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
+def draw(game, states: np.ndarray, i: int, seat: int | None) -> Canvas:
     s = states[i]
     n = game.num_players
-    canvas = Canvas(*size(n))
-    status = "game over" if s["game_over"] else f"tick {s['tick']}/{s['tick_cap']}"
-    canvas.header(
-        "Stocks & Bombs", f"round {s['round'] + 1}   {status}   first to {s['points_to_win']}", view_label(seat)
-    )
-    best = int(s["totals"][:n].max())
+    canvas = start(game, size(n))
+    if s["game_over"]:
+        detail = f"{winners_text(game, states, i)}   first to {s['points_to_win']}"
+    else:
+        detail = f"round {s['round'] + 1}   tick {s['tick']}/{s['tick_cap']}   first to {s['points_to_win']}"
+    canvas.header("Stocks & Bombs", detail, view_label(seat))
+    acting, won = acting_seats(game, states, i), winning_seats(game, states, i)
     for p in range(n):
         y = TOP + p * ROW
         mine = seat == p
@@ -48,18 +62,22 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             outline=GOLD if mine else None,
         )
         canvas.draw.rectangle((12, y, 20, y + ROW - 8), fill=SEAT_COLOURS[p])
-        canvas.text((32, y + 8), f"player_{p}" + ("  (you)" if mine else ""), 16)
+        width = canvas.text((32, y + 8), f"player_{p}" + ("  (you)" if mine else ""), 16)
+        if acting[p]:
+            canvas.to_act(32 + width + 6, y + 8, label=False)
         total = int(s["totals"][p])
-        canvas.text((32, y + 32), f"total {total}", 15, GOLD if s["game_over"] and total == best else TEXT)
+        canvas.text((32, y + 32), f"total {total}", 15, GOLD if won[p] else TEXT)
+        if won[p]:
+            canvas.winner(WIDTH - 110, y + 8)
         canvas.text((32, y + 54), f"last round {int(s['last_scores'][p]):+d}", 12, MUTED)
-        canvas.text((150, y + 8), "target", 12, MUTED)
+        canvas.text((172, y + 8), "target", 12, MUTED)
         if seat is None or mine:
             t = int(s["target"][p])
-            canvas.draw.rounded_rectangle((150, y + 28, 196, y + 58), radius=6, fill=SEAT_COLOURS[t])
-            canvas.text((173, y + 43), f"c{t}", 13, (20, 20, 20), anchor="mm")
+            canvas.draw.rounded_rectangle((172, y + 28, 218, y + 58), radius=6, fill=SEAT_COLOURS[t])
+            canvas.text((195, y + 43), f"c{t}", 13, (20, 20, 20), anchor="mm")
         else:
-            canvas.card_back((150, y + 28, 196, y + 58))
-        x = 220
+            canvas.card_back((172, y + 28, 218, y + 58))
+        x = 236
         canvas.text((x, y + 8), "holds", 12, MUTED)
         for colour in range(n):
             held = [colour * 3 + k for k in range(3) if s["holder"][colour * 3 + k] == p]
@@ -68,7 +86,7 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             if held:
                 x += 10
         give = int(s["prop_give"][p])
-        if give != core.NONE:
+        if give != core.NONE and not s["game_over"]:
             px = 640
             canvas.draw.line((px - 10, y + 10, px - 10, y + ROW - 18), fill=LINE, width=1)
             to = int(s["prop_to"][p])
@@ -79,5 +97,10 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             canvas.text((px + 90, y + 52), "for", 13, TEXT, anchor="lm")
             piece(canvas, px + 118, y + 70, int(s["prop_recv"][p]))
     foot = TOP + n * ROW
-    canvas.text((16, foot + 12), "pieces: Small 1 pip, Medium 2, Large 3; colour c owned by player c", 12, MUTED)
-    return canvas.array()
+    canvas.text(
+        (16, foot + 12),
+        "pieces: Small 1 pip, Medium 2, Large 3; colour c owned by player c;   gold dot: decides this tick",
+        12,
+        MUTED,
+    )
+    return canvas

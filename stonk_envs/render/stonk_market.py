@@ -13,9 +13,13 @@ from stonk_envs.render.canvas import (
     SEAT_COLOURS,
     TEXT,
     Canvas,
+    acting_seats,
     font,
     readable_on,
+    start,
     view_label,
+    winners_text,
+    winning_seats,
 )
 
 SUIT_COLOURS = (
@@ -52,13 +56,18 @@ def suit_chip(canvas: Canvas, x: float, y: float, count: int | None, suit: int) 
     return width
 
 
-def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
+def draw(game, states: np.ndarray, i: int, seat: int | None) -> Canvas:
     s = states[i]
     n = game.num_players
-    canvas = Canvas(*size(n))
+    canvas = start(game, size(n))
     rounds = int(s["num_rounds"])
-    status = "game over" if s["game_over"] else f"tick {s['tick']}/{s['tick_cap']}"
-    canvas.header("Stonk Market", f"round {min(int(s['round']) + 1, rounds)}/{rounds}   {status}", view_label(seat))
+    if s["game_over"]:
+        detail = winners_text(game, states, i)
+    else:
+        detail = f"round {int(s['round']) + 1}/{rounds}   tick {s['tick']}/{s['tick_cap']}"
+        detail += "   gold dot: decides this tick"
+    canvas.header("Stonk Market", detail, view_label(seat))
+    acting, won = acting_seats(game, states, i), winning_seats(game, states, i)
     canvas.text((16, 56), "Exchange", 12, MUTED)
     suit_chip(canvas, 16, 72, None, int(s["exchange"]))
     for suit in range(9):
@@ -73,7 +82,6 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             anchor="mm",
         )
     canvas.text((OFFER_X, 56), "announcements and bids", 12, MUTED)
-    best = int(s["totals"][:n].max())
     for p in range(n):
         y = TOP + p * ROW
         mine = seat == p
@@ -81,9 +89,11 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             (12, y, WIDTH - 12, y + ROW - 8), fill=PANEL_HIGHLIGHT if mine else PANEL, outline=GOLD if mine else None
         )
         canvas.draw.rectangle((12, y, 20, y + ROW - 8), fill=SEAT_COLOURS[p])
-        canvas.text((30, y + 7), f"player_{p}" + ("  (you)" if mine else ""), 15)
+        width = canvas.text((30, y + 7), f"player_{p}" + ("  (you)" if mine else ""), 15)
+        if acting[p]:
+            canvas.to_act(30 + width + 5, y + 5, label=False)
         total = int(s["totals"][p])
-        canvas.text((30, y + 28), f"total {total}", 14, GOLD if s["game_over"] and total == best else TEXT)
+        canvas.text((30, y + 28), f"total {total}", 14, GOLD if won[p] else TEXT)
         canvas.text(
             (30, y + 47), f"last round {int(s['last_scores'][p]):+d}   {int(s['hand'][p].sum())} cards", 11, MUTED
         )
@@ -101,8 +111,12 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             hidden = int(s["hand"][p].sum() - s["known"][p].sum())
             canvas.text((HAND_X + 9 * CELL - 4, y + ROW - 14), f"+{hidden} unseen", 10, MUTED, anchor="ra")
         x, line = OFFER_X, y + 8
+        if s["game_over"]:
+            if won[p]:
+                canvas.winner(x, line)
+            continue
         if s["ann_count"][p] > 0:
-            width = canvas.text((x, line + 11), "gives ", 12, MUTED, anchor="lm")
+            width = canvas.text((x, line + 11), "announces ", 12, MUTED, anchor="lm")
             suit_chip(canvas, x + width, line, int(s["ann_count"][p]), int(s["ann_suit"][p]))
             line += 28
         if s["bid_count"][p] > 0:
@@ -110,4 +124,4 @@ def draw(game, states: np.ndarray, i: int, seat: int | None) -> np.ndarray:
             width = canvas.text((x, line + 11), "bids ", 12, MUTED, anchor="lm")
             width += suit_chip(canvas, x + width, line, int(s["bid_count"][p]), int(s["bid_suit"][p]))
             canvas.text((x + width + 6, line + 11), f"to player_{to}", 12, SEAT_COLOURS[to], anchor="lm")
-    return canvas.array()
+    return canvas

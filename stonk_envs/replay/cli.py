@@ -92,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
             elif kind == "mp4":
                 export.write_mp4(path, pictures, args.fps)
             else:
-                export.write_html(path, f"{record.game}: {args.file.name} ({view})", shown, pictures, total)
+                export.write_html(
+                    path, f"{record.game}: {args.file.name} ({view})", shown, pictures, total, record.players
+                )
             print(f"{kind}: {path} ({path.stat().st_size / 1e6:.1f} MB, {time.perf_counter() - started:.2f} s)")
     except ValueError as error:
         print(f"stonk-envs replay: error: {error}", file=sys.stderr)

@@ -34,7 +34,7 @@ def check_output(path: Path, kind: str) -> None:
 
 def frames(game: Game, moments: list[Moment], seat: int | None) -> list[np.ndarray]:
     """The picture of each moment from ``seat`` (None: everything)."""
-    return [render.draw(game, m.states, 0, seat) for m in moments]
+    return [render.draw(game, m.states, 0, seat, m.moves, m.summary) for m in moments]
 
 
 def paletted(pictures: list[np.ndarray], colours: int = 128) -> list[Image.Image]:
@@ -81,13 +81,26 @@ def data_uri(image: Image.Image) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def write_html(path: Path, title: str, moments: list[Moment], pictures: list[np.ndarray], total: int) -> Path:
-    """One self-contained page: the pictures inline, a slider, play/pause, and each step's moves in words."""
+def write_html(
+    path: Path,
+    title: str,
+    moments: list[Moment],
+    pictures: list[np.ndarray],
+    total: int,
+    players: list[str] | None = None,
+) -> Path:
+    """One self-contained page: who sat where, the pictures inline, a slider, play/pause, and each
+    step's moves (void ones marked) and round summary in words."""
     steps = [
-        {"title": m.title(total), "moves": m.moves, "over": m.game_over, "image": data_uri(image)}
+        {"title": m.title(total), "moves": m.moves, "summary": m.summary, "over": m.game_over, "image": data_uri(image)}
         for m, image in zip(moments, paletted(pictures), strict=True)
     ]
-    page = PAGE.replace("__TITLE__", html.escape(title)).replace("__STEPS__", json.dumps(steps).replace("</", "<\\/"))
+    seats = "seats: " + ", ".join(f"player_{p} {who}" for p, who in enumerate(players)) if players else ""
+    page = (
+        PAGE.replace("__TITLE__", html.escape(title))
+        .replace("__SEATS__", html.escape(seats))
+        .replace("__STEPS__", json.dumps(steps).replace("</", "<\\/"))
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path
@@ -105,9 +118,14 @@ button { background: #38465a; color: #eceff5; border: 0; border-radius: 6px; pad
 #label { min-width: 140px; font-weight: 600; }
 #moves { margin: 0; padding-left: 20px; line-height: 1.5; }
 .quiet { color: #96a0b2; }
+.void { color: #eb5f5a; }
+#seats { color: #96a0b2; margin: 0 0 10px; }
+#summary { margin: 8px 0; padding: 8px 12px; border: 2px solid #f4c446; border-radius: 8px; white-space: pre; }
+#summary:empty { display: none; }
 </style></head>
 <body>
 <h1>__TITLE__</h1>
+<p id="seats">__SEATS__</p>
 <img id="frame" alt="the table">
 <div class="bar">
   <button id="prev" title="previous step (left arrow)">&#9664;</button>
@@ -116,6 +134,7 @@ button { background: #38465a; color: #eceff5; border: 0; border-radius: 6px; pad
   <input id="slider" type="range" min="0" value="0">
   <span id="label"></span>
 </div>
+<div id="summary"></div>
 <ul id="moves"></ul>
 <script>
 const steps = __STEPS__;
@@ -123,6 +142,7 @@ const slider = document.getElementById("slider");
 const frame = document.getElementById("frame");
 const label = document.getElementById("label");
 const moves = document.getElementById("moves");
+const summary = document.getElementById("summary");
 const play = document.getElementById("play");
 let timer = null;
 slider.max = steps.length - 1;
@@ -138,8 +158,10 @@ function show(k) {
     const item = document.createElement("li");
     item.textContent = text;
     if (!step.moves.length) item.className = "quiet";
+    else if (text.includes(" - VOID: ")) item.className = "void";
     moves.appendChild(item);
   }
+  summary.textContent = step.summary.join("\\n");
   history.replaceState(null, "", "#step=" + k);
 }
 function toggle() {

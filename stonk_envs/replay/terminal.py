@@ -11,19 +11,26 @@ from stonk_envs.replay.timeline import Moment
 from stonk_envs.text import printable
 
 HELP = "Enter: next step   b: back   a number: go to that step   e: the end   q: quit"
+WIDTH = 80
+"""Columns the replay fits in (its panel wraps long lines)."""
 
 
 def moment_panel(game: Game, moment: Moment, total: int, seat: int | None, players: list[str] | None) -> Panel:
     """The table at ``moment`` as ``seat`` sees it, with the moves that led to it and the rewards so far."""
     lines = moment.moves or ["cards dealt" if moment.index < 0 else "everyone waits"]
-    moves = Text("\n".join(lines), style="bold" if moment.moves else "dim")
+    moves = Text(style="bold" if moment.moves else "dim")
+    for k, line in enumerate(lines):
+        moves.append(("\n" if k else "") + line, style="red" if " - VOID: " in line else None)
     rewards = "  ".join(f"player_{p} {r:+.3g}" for p, r in enumerate(moment.rewards))
-    parts = [Text(game.render(moment.states, 0, seat)), Text(""), moves, Text(f"rewards so far: {rewards}", "dim")]
+    parts = [Text(game.render(moment.states, 0, seat)), Text(""), moves]
+    if moment.summary:
+        parts += [Text(""), Text("\n".join(moment.summary), "yellow")]
+    parts.append(Text(f"rewards so far: {rewards}", "dim"))
     if players:
         seats = ", ".join(f"player_{p} {printable(who)}" for p, who in enumerate(players))
         parts.insert(0, Text("seats: " + seats, "cyan"))
     title = moment.title(total) + (" - game over" if moment.game_over else "")
-    return Panel(Group(*parts), title=title, subtitle=HELP, expand=False)
+    return Panel(Group(*parts), title=title, width=WIDTH)
 
 
 def step_through(
@@ -33,6 +40,7 @@ def step_through(
     k = 0
     while True:
         console.print(moment_panel(game, moments[k], total, seat, players))
+        console.print(HELP, style="dim")
         try:
             command = console.input("[bold]replay>[/] ").strip().lower()
         except (EOFError, KeyboardInterrupt):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from stonk_envs.core.game import NO_ACTION, Game
+from stonk_envs.core.game import Game
 from stonk_envs.records import GameRecord, replay_steps
+from stonk_envs.replay.story import step_lines, summary_lines
 
 
 @dataclass
@@ -18,10 +19,13 @@ class Moment:
     states: np.ndarray
     """A copy of the state record, shape (1,)."""
     moves: list[str]
-    """``player_2: bid $6K on pile 2``, one per seat that acted (waits left out)."""
+    """``player_2: bid $6K on pile 2``, one per seat that acted (waits left out); a void move says
+    ``- VOID: <why>``."""
     rewards: np.ndarray
     """Rewards summed so far, per seat."""
     game_over: bool
+    summary: list[str] = field(default_factory=list)
+    """What the step scored: the round's breakdown, and the winners at the end (empty otherwise)."""
 
     @property
     def quiet(self) -> bool:
@@ -30,21 +34,6 @@ class Moment:
 
     def title(self, total: int) -> str:
         return "the deal" if self.index < 0 else f"step {self.index + 1}/{total}"
-
-
-def named_moves(game: Game, states: np.ndarray, joint: list[int], viewer: int | None = None) -> list[str]:
-    """The actions of a joint action in words, as seen on the table before it resolves.
-
-    Seen from ``viewer``, other seats' moves are named without the hidden cards they move.
-    """
-    moves = []
-    for seat, action in enumerate(joint):
-        if action == NO_ACTION:
-            continue
-        name = game.name_action(states, 0, seat, int(action), public=viewer is not None and viewer != seat)
-        if name != "wait":
-            moves.append(f"player_{seat}: {name}")
-    return moves
 
 
 def timeline(
@@ -58,9 +47,13 @@ def timeline(
     before = None
     game = None
     for game, states, step in replay_steps(record, allow_other_version):
-        moves = named_moves(game, before, step.joint, viewer) if before is not None else []
-        moments.append(Moment(step.index, states.copy(), moves, step.rewards, step.game_over))
-        before = states.copy()
+        after = states.copy()
+        moves, summary = [], []
+        if before is not None:
+            moves = step_lines(game, before, after, step.joint, step.voids, viewer)
+            summary = summary_lines(game, before, after, step.joint)
+        moments.append(Moment(step.index, after, moves, step.rewards, step.game_over, summary))
+        before = after
     return game, moments
 
 

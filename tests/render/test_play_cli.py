@@ -7,7 +7,7 @@ import pytest
 
 from stonk_envs import records
 from stonk_envs.cli import main
-from stonk_envs.records import GameRecord, replay_steps
+from stonk_envs.records import GameRecord
 
 
 class Keyboard(io.StringIO):
@@ -32,7 +32,7 @@ def play(monkeypatch, tmp_path, lines, *args, interrupt=False):
 
 
 def test_a_real_time_game_with_mistakes_waits_for_the_person(monkeypatch, tmp_path, capsys):
-    mistakes = ["0", "999", "xyz", "?", "propose"]
+    mistakes = ["999", "146", "xyz", "?", "propose"]  # 146: accept player_3's proposal, and none is open
     code, path = play(
         monkeypatch,
         tmp_path,
@@ -51,9 +51,11 @@ def test_a_real_time_game_with_mistakes_waits_for_the_person(monkeypatch, tmp_pa
         "round_cap=2",
     )
     out = capsys.readouterr().out
+    flat = " ".join(out.split())  # the hints' lines joined where the terminal wrapped them
     assert code == 0
-    assert "there is no move 0" in out and "there is no move 999" in out
-    assert "no move matches 'xyz'" in out and "type a move's number" in out
+    assert "there is no move 999: keys run from 0 to 148" in flat
+    assert "move 146 (accept player_3's proposal) is not available now: player_3 has no open proposal" in flat
+    assert "no move matches 'xyz'" in out and "type a move's key" in out
     assert "moves with 'propose':" in out and "propose to player_" in out
     assert "player_1 (you)" in out and "player_1: wait" in out
     record = GameRecord.load(path)
@@ -64,43 +66,38 @@ def test_a_real_time_game_with_mistakes_waits_for_the_person(monkeypatch, tmp_pa
     records.replay(record)
 
 
-def test_a_turn_based_game_takes_the_numbered_moves(monkeypatch, tmp_path, capsys):
-    code, path = play(
-        monkeypatch,
-        tmp_path,
-        ["", *["1"] * 300],
-        "--game",
-        "stockpile",
-        "--seat",
-        "2",
-        "--opponents",
-        "random",
-        "heuristic",
-        "random",
-        "--seed",
-        "1",
-        "--env",
-        "rounds=1",
-    )
-    out = capsys.readouterr().out
-    assert code == 0 and "choose a move" in out  # Enter is no move in Stockpile
-    record = GameRecord.load(path)
-    assert record.finished and record.players == ["random", "heuristic", "human", "random"]
-    asked = 0
-    for game, states, step in replay_steps(record):
-        if step.index + 1 < len(record.actions) and record.actions[step.index + 1][2] >= 0:
-            mask = np.zeros(game.num_actions, np.int8)
-            game.legal_mask(states, 0, 2, mask)
-            assert record.actions[step.index + 1][2] == np.flatnonzero(mask)[0]  # the first move of the menu
-            asked += 1
-    assert asked == out.count("player_2 move (") - 1
+def test_a_turn_based_game_takes_the_moves_by_their_keys(monkeypatch):
+    from rich.console import Console
+
+    from stonk_envs.play.session import Seat, Session, build_seats
+
+    seats = build_seats("stockpile", 2, ["random", "heuristic", "random"], None)
+    assert [s.name for s in seats] == ["random", "heuristic", "human", "random"] and isinstance(seats[2], Seat)
+    out = io.StringIO()
+    session = Session("stockpile", seats, {"rounds": 1}, seed=1, console=Console(file=out, width=160))
+    typed = []
+
+    def answer(prompt="", **kwargs):
+        if not typed:
+            typed.append("")
+            return ""  # Enter is no move in Stockpile
+        key = int(np.flatnonzero(session.env.table.mask(2))[0])
+        typed.append(key)
+        return str(key)
+
+    monkeypatch.setattr(session.console, "input", answer)
+    record = session.play()
+    assert record.finished and "choose a move" in out.getvalue()
+    assert [joint[2] for joint in record.actions if joint[2] >= 0] == typed[1:]
+    said = [line for line in out.getvalue().splitlines() if line.startswith("player_2: ")]  # each move confirmed
+    assert len(said) == len(typed) - 1
 
 
 def test_ctrl_c_stops_cleanly_and_saves_the_record(monkeypatch, tmp_path, capsys):
     code, path = play(
         monkeypatch,
         tmp_path,
-        ["", "", "3"],
+        ["", "", "0"],
         "--game",
         "stonk_market",
         "--opponents",

@@ -51,7 +51,7 @@ def test_exports_hold_every_chosen_step(record_file, game_record, tmp_path, caps
     assert [s["moves"] for s in steps] == [m.moves for m in moments]
     assert "http" not in page.replace("http://www.w3.org", "")  # nothing fetched from elsewhere
     picture = Image.open(io.BytesIO(base64.b64decode(steps[-1]["image"].split(",", 1)[1]))).convert("RGB")
-    expected = render.draw(game, moments[-1].states, 0, 1)
+    expected = render.draw(game, moments[-1].states, 0, 1, moments[-1].moves, moments[-1].summary)
     assert np.abs(np.asarray(picture, np.int16) - expected).mean() < 3  # the same picture, in 128 colours
     assert "gif:" in capsys.readouterr().out
 

@@ -53,8 +53,8 @@ def test_memory_false_is_the_layout_without_memory_and_a_prefix_of_the_full_one(
     with_memory, _ = run(ticks)
     without, _ = run(ticks, memory=False)
     assert without.observation_space("player_0")["observation"].shape == (BASE_SIZE,) == (163,)
-    assert with_memory.observation_space("player_0")["observation"].shape == (794,)
-    assert sum(size for _, size in LAYOUT.values()) == 794
+    assert with_memory.observation_space("player_0")["observation"].shape == (854,)
+    assert sum(size for _, size in LAYOUT.values()) == 854
     for short, full in zip(observations(without), observations(with_memory), strict=True):
         np.testing.assert_array_equal(short, full[:BASE_SIZE])
         assert full[BASE_SIZE:].any()
@@ -62,7 +62,7 @@ def test_memory_false_is_the_layout_without_memory_and_a_prefix_of_the_full_one(
 
 def test_the_memory_option_reaches_the_engine_and_is_checked():
     assert vector.make("stocks_and_bombs", 2, memory=False).obs_size == BASE_SIZE
-    assert vector.make("stocks_and_bombs", 2, num_players=6).obs_size == observation_size(6, True) == 1528
+    assert vector.make("stocks_and_bombs", 2, num_players=6).obs_size == observation_size(6, True) == 1654
     with pytest.raises(OptionTypeError, match="memory must be True or False, got 'yes'"):
         stocks_and_bombs_v1.parallel_env(memory="yes")
 
@@ -317,3 +317,42 @@ def test_shipped_players_play_the_same_with_and_without_memory(player):
             env.step(dict(zip(env.agents, map(int, c), strict=True)))[0] for env, c in zip(envs, chosen, strict=True)
         ]
     assert not envs[1].agents
+
+
+def test_proposals_beyond_the_last_four_events_keep_their_pairing():
+    # player_1 pairs c1S and c1M with c2M and c2S one way or the other, then makes four more
+    # proposals: the counts and the event slots are the same; the pairings are not.
+    later = [[WAIT, propose(1, (1, 3), (3, 1), N), WAIT, WAIT]] * 4
+    views = []
+    for first, second in (((2, 2), (2, 1)), ((2, 1), (2, 2))):
+        pairs = [[WAIT, propose(1, (1, 1), first, N), WAIT, WAIT], [WAIT, propose(1, (1, 2), second, N), WAIT, WAIT]]
+        env, _ = run([*pairs, *later])
+        views.append(view(env, 0)[0])
+    memory_start = LAYOUT["offered_for"][0]
+    assert (views[0][:memory_start] == views[1][:memory_start]).all()
+    assert (section(views[0], "offered_for") != section(views[1], "offered_for")).any()
+    # player_1 (relative seat 1 for player_0) offered c1S (relative piece 3) for c2M in the first history
+    assert section(views[0], "offered_for")[1 * 3 * N + rel_piece(2, 2, 0)] == 1 + rel_piece(1, 1, 0)
+
+
+def test_an_earlier_rounds_trades_keep_which_pieces_changed_hands():
+    # Round 1: player_0 trades c0S and c0M for c1S and c1M, paired one way or the other; the
+    # final holdings, counts and scores are the same. Player_2 sees the round after.
+    views = []
+    for first, second in (((1, 1), (1, 2)), ((1, 2), (1, 1))):
+        env, states = run(
+            [
+                [propose(0, (0, 1), first, N), WAIT, WAIT, WAIT],
+                [WAIT, accept(1, 0, N), WAIT, WAIT],
+                [propose(0, (0, 2), second, N), WAIT, WAIT, WAIT],
+                [WAIT, accept(1, 0, N), WAIT, WAIT],
+                [stop(N), WAIT, WAIT, WAIT],
+            ]
+        )
+        assert states["round"][0] == 1 and states["tick"][0] == 0
+        views.append(view(env, 2)[0])
+    memory_start = LAYOUT["offered_for"][0]
+    assert (views[0][:memory_start] == views[1][:memory_start]).all()
+    traded = section(views[0], "traded_for"), section(views[1], "traded_for")
+    assert traded[0][rel_piece(0, 1, 2)] == 1 + rel_piece(1, 1, 2)  # c0S went for c1S in the first history
+    assert traded[1][rel_piece(0, 1, 2)] == 1 + rel_piece(1, 2, 2)  # and for c1M in the second

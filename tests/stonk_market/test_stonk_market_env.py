@@ -45,16 +45,16 @@ def test_pettingzoo_api_tests(n):
 
 @pytest.mark.parametrize(
     ("n", "actions", "obs", "with_memory"),
-    [(3, 257, 166, 494), (4, 339, 207, 627), (5, 421, 250, 764), (6, 503, 295, 905)],
+    [(3, 257, 166, 503), (4, 339, 207, 643), (5, 421, 250, 789), (6, 503, 295, 941)],
 )
 def test_space_sizes(n, actions, obs, with_memory):
     for memory, size in ((False, obs), (True, with_memory)):
         env = sm.parallel_env(num_players=n, memory=memory)
         assert env.action_space("player_0").n == actions
         assert env.observation_space("player_0")["observation"].shape == (size,)
-        assert env.state_space.shape == (92 * n + 37,)
+        assert env.state_space.shape == (n * n + 92 * n + 37,)
         env.reset(seed=0)
-        assert env.state().shape == (92 * n + 37,)
+        assert env.state().shape == (n * n + 92 * n + 37,)
 
 
 TIMES = "\N{MULTIPLICATION SIGN}"

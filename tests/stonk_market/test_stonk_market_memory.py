@@ -42,7 +42,7 @@ PER_SUIT_BLOCKS = ("ann_max", "bid_max", "last_ann", "last_bid", "wanted", "gain
 def memory(obs, n=N) -> dict:
     """The public memory of an observation, cut by the documented layout."""
     m = np.asarray(obs[n * n + 34 * n + 55 :])
-    assert m.shape == (n * n + 85 * n + 64,)
+    assert m.shape == (2 * n * n + 85 * n + 64,)
     out, k = {}, 0
     for name in PER_SUIT_BLOCKS:
         out[name] = m[k : k + 9 * n].reshape(n, 9).astype(int).tolist()
@@ -61,7 +61,9 @@ def memory(obs, n=N) -> dict:
     k += 1
     out["recent"] = [(m[k + i * (9 + n) : k + i * (9 + n) + 9].astype(int).tolist(),
                       m[k + i * (9 + n) + 9 : k + (i + 1) * (9 + n)].astype(int).tolist()) for i in range(4)]
-    assert k + 4 * (9 + n) == len(m)
+    k += 4 * (9 + n)
+    out["bids_on_seat"] = m[k : k + n * n].reshape(n, n).astype(int).tolist()
+    assert k + n * n == len(m)
     return out
 
 
@@ -103,7 +105,7 @@ def test_memory_false_is_the_observation_without_memory_entry_for_entry(n):
 
 
 def test_memory_option_reaches_the_engine_and_the_single_agent_env():
-    assert vector.make("stonk_market", 2, num_players=N).obs_size == BASE + 420
+    assert vector.make("stonk_market", 2, num_players=N).obs_size == BASE + 436
     engine = vector.make("stonk_market", 2, num_players=N, memory=False)
     assert engine.obs_size == BASE
     engine.reset(seed=1)
@@ -371,3 +373,28 @@ def test_state_keeps_the_whole_random_stream():
     game.state_vector(states, 0, out)
     parts = out[25 * N + 4 + 67 * N + 9 + 2 + 8 + 3 :][:4].astype(np.uint64)
     assert int(sum(int(p) << (16 * i) for i, p in enumerate(parts))) == int(states["rng"][0])
+
+
+@pytest.mark.parametrize("first_addressee", [0, 2])
+def test_a_replaced_bid_keeps_its_addressee(first_addressee):
+    # player_1 bids on player_0's or player_2's 1 x Glitch (the same announcement), then replaces the
+    # bid by one on player_3's: only the bids-on-seat counts tell the two histories apart.
+    env = table_env()
+    tick(env, p0=announce(GLITCH, 1), p2=announce(GLITCH, 1), p3=announce(GLITCH, 1))
+    tick(env, p1=bid(N, 1, first_addressee, 1, 1))
+    observations, *_ = tick(env, p1=bid(N, 1, 3, 1, 1))
+    seen = memory(view(observations, 3))  # player_3 sees player_1 as relative seat 2, player_0 as 1, player_2 as 3
+    assert seen["bids_on_seat"][2] == [1, int(first_addressee == 0), 0, int(first_addressee == 2)]
+    assert seen["last_bid_target"][2] == [1, 0, 0, 0]  # the latest bid, on player_3's announcement
+
+
+def test_two_histories_that_differ_only_in_a_replaced_bids_addressee_look_different():
+    views = []
+    for first in (0, 2):
+        env = table_env()
+        tick(env, p0=announce(GLITCH, 1), p2=announce(GLITCH, 1), p3=announce(GLITCH, 1))
+        tick(env, p1=bid(N, 1, first, 1, 1))
+        observations, *_ = tick(env, p1=bid(N, 1, 3, 1, 1))
+        views.append(np.asarray(view(observations, 3)))
+    assert (views[0] != views[1]).any()
+    assert (views[0][: -N * N] == views[1][: -N * N]).all()  # before the extension the memory could not tell

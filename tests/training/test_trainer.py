@@ -65,14 +65,14 @@ def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, back
     ]
     metadata = read_metadata(run_dir / "policy.zip")
     assert (metadata["game"], metadata["num_players"], metadata["num_actions"]) == ("stocks_and_bombs", 4, 149)
-    assert metadata["observation_size"] == 794  # with the public memory
+    assert metadata["observation_size"] == 854  # with the public memory
     assert metadata["extra"]["num_timesteps"] == 512
     assert metadata["extra"]["train_config"]["ppo"]["net_arch"] == [32]
     policy = load_policy(run_dir / "policy.zip", game="stocks_and_bombs", num_players=4)
     masks = np.zeros((2, 149), dtype=np.int8)
     masks[0, [0, 5]] = 1
     masks[1, 148] = 1
-    actions = policy.act(np.zeros((2, 794), dtype=np.float32), masks, np.random.default_rng(0))
+    actions = policy.act(np.zeros((2, 854), dtype=np.float32), masks, np.random.default_rng(0))
     assert actions[0] in (0, 5) and actions[1] == 148
     history = json.loads((run_dir / "evaluations.json").read_text())
     assert [point["step"] for point in history] == [256, 512]

@@ -34,9 +34,9 @@ def test_bench_writes_consistent_json_and_a_plot(tmp_path, capsys):
 
 def test_bench_rejects_bad_arguments(capsys):
     for argv, message in [
-        (["--games", "chess"], "argument --games: invalid choice: 'chess'"),
-        (["--games", "stocks_and_bombs", "--repeats", "0"], "argument --repeats: must be 1..1000, got 0"),
-        (["--games", "stocks_and_bombs", "--seconds", "0"], "argument --seconds: must be a finite number (> 0"),
+        (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+        (["--game", "stocks_and_bombs", "--repeats", "0"], "argument --repeats: must be 1..1000, got 0"),
+        (["--game", "stocks_and_bombs", "--seconds", "0"], "argument --seconds: must be a finite number (> 0"),
     ]:
         with pytest.raises(SystemExit) as stop:
             main(["bench", *argv])

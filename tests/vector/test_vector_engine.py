@@ -27,23 +27,23 @@ def random_play(engine, steps, seed=0):
 def test_shapes_and_dtypes_at_five_players():
     engine = vector.make("stocks_and_bombs", 3, num_players=5)
     obs, masks = engine.reset(seed=0)
-    # 9n^2 + n + 1 actions; 9n^2 + 4n + 3 observation entries and 20n^2 + 73n + 19 of memory (n = 5)
-    assert (engine.num_actions, engine.obs_size) == (231, 248 + 884)
-    assert obs.shape == (3, 5, 1132) and obs.dtype == np.float32
+    # 9n^2 + n + 1 actions; 9n^2 + 4n + 3 observation entries and 23n^2 + 76n + 19 of memory (n = 5)
+    assert (engine.num_actions, engine.obs_size) == (231, 248 + 974)
+    assert obs.shape == (3, 5, 1222) and obs.dtype == np.float32
     assert masks.shape == (3, 5, 231) and masks.dtype == np.int8
     assert engine.actors.shape == (3, 5) and engine.actors.all()
     _, (_, _, rewards, terminated) = next(random_play(engine, 1))
     assert rewards.shape == (3, 5) and rewards.dtype == np.float32
     assert terminated.shape == (3,) and terminated.dtype == np.bool_
     states = engine.state_vectors()
-    assert states.shape == (3, 566)  # holders, seats, round, tick, caller (48), then options, stream, memory
+    assert states.shape == (3, 656)  # holders, seats, round, tick, caller (48), then options, stream, memory
     # holders of the 15 pieces on a fresh deal: each seat holds its own three
     assert states[:, :15].tolist() == [[p // 3 for p in range(15)]] * 3
 
 
 def test_memory_per_game_counts_state_and_buffers():
     engine = vector.make("stocks_and_bombs", 2, num_players=4)
-    n, o, a = 4, 794, 149  # Stocks & Bombs at 4 players, public memory included
+    n, o, a = 4, 854, 149  # Stocks & Bombs at 4 players, public memory included
     expected = 2 * engine.states.itemsize + 2 * n * o * 4 + n * a + n * 4 + n * 8 + n + n + 1 + 8 + 1 + 8 + n * 8
     assert engine.nbytes_per_game == expected
 

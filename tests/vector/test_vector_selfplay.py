@@ -41,7 +41,7 @@ def test_vec_env_passes_the_sb3_vec_env_checks():
     assert is_masking_supported(venv)
     venv.seed(5)
     obs = venv.reset()
-    assert obs.shape == (6, 794) and obs.dtype == np.float32  # Stocks & Bombs with its public memory
+    assert obs.shape == (6, 854) and obs.dtype == np.float32  # Stocks & Bombs with its public memory
     assert all(venv.observation_space.contains(row) for row in obs)
     engine = venv.selfplay.engine
     np.testing.assert_array_equal(obs, engine.obs[np.arange(6), np.arange(6) % 4])

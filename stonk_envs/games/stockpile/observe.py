@@ -75,6 +75,7 @@ from stonk_envs.games.stockpile.state import (
     DECK_CAP,
     DIVIDEND_PHASE,
     HISTORY,
+    MAX_BIDS,
     NUM_COMPANIES,
     NUM_DECISION_PHASES,
     NUM_EVENTS,
@@ -581,12 +582,16 @@ def observe_all_update(s, out):
     s.touched = 0
 
 
+OPTIONS = 14 + MAX_BIDS
+"""The options at the end of the state vector (the deck's make-up shows the card copies)."""
+
+
 @njit(cache=True)
 def state_size(n):
     per_seat = 6 + 2 * NUM_COMPANIES + 3 + DEBT_CAP + NUM_COMPANIES * NUM_MEMORY + NUM_COMPANIES * n
     per_seat += NUM_LEDGER + NUM_REC + NUM_KINDS + n + 2 * NUM_COMPANIES
     public = 4 + 13 + 4 * NUM_COMPANIES + DECK_CAP + NUM_KINDS + NUM_COMPANIES * NUM_EVENTS
-    return public + 3 * HISTORY * NUM_COMPANIES + n * (3 * PILE_CAP + 2) + n * per_seat
+    return public + 3 * HISTORY * NUM_COMPANIES + n * (3 * PILE_CAP + 2) + n * per_seat + OPTIONS
 
 
 @njit(cache=True)
@@ -661,7 +666,22 @@ def state_vector(s, out):
         k = _put(out, k, s.won_up[p])
         k = _put(out, k, s.down_from[p, :n])
         k = _put(out, k, s.div_total[p].ravel())
-    return k
+    return _put_options(s, out, k)
+
+
+@njit(cache=True)
+def _put_options(s, out, k):
+    """Every option of the config, after the table: prices, money, bonuses, bids, rewards."""
+    for value in (s.start_cash, s.max_price, s.start_price, s.split_reset, s.split_bonus, s.div_regular,
+                  s.div_split, s.bonus_sole, s.bonus_tie, s.action_move, s.stock_per_company, s.num_bids,
+                  s.reward_mode):  # fmt: skip
+        out[k] = value
+        k += 1
+    out[k] = s.reward_scale
+    k += 1
+    for b in range(MAX_BIDS):
+        out[k + b] = s.bid_values[b] if b < s.num_bids else -1
+    return k + MAX_BIDS
 
 
 def observation_layout(n: int) -> dict[str, tuple[int, int]]:

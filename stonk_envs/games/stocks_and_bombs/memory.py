@@ -39,8 +39,15 @@ MEMORY_FIELDS = [
     ("last_target", np.int8, (MAX_PLAYERS,)),
     ("last_caller", np.int32),
     ("last_penalty", np.int32),
+    ("offered_for", np.int8, (MAX_PLAYERS, MAX_PIECES)),
+    ("traded_for", np.int8, (MAX_PIECES,)),
 ]
-"""The memory fields of the state record (``proposals_made``/``trades_made`` count this round's events)."""
+"""The memory fields of the state record (``proposals_made``/``trades_made`` count this round's events).
+
+The proposals and trades beyond the last-K event slots, and those of earlier rounds, are kept
+as counts and as two pairings over the game: ``offered_for[p, r]``, the piece p offered in its
+latest proposal asking for r, and ``traded_for[g]``, the piece g was swapped for in its latest
+trade (NONE: never)."""
 
 
 @njit(cache=True)
@@ -73,6 +80,8 @@ def clear_game(s):
     s.last_target[:] = NONE
     s.last_caller = NONE
     s.last_penalty = 0
+    s.offered_for[:, :] = NONE
+    s.traded_for[:] = NONE
     clear_round(s)
 
 
@@ -85,6 +94,7 @@ def record_proposal(s, seat, give, receive, to):
     s.offered_game[seat, give] += 1
     s.proposed_to_round[seat, to] += 1
     s.proposed_to_game[seat, to] += 1
+    s.offered_for[seat, receive] = give
     e = s.proposal_events[s.proposals_made % EVENT_SLOTS]
     e[0] = seat
     e[1] = give
@@ -103,6 +113,8 @@ def record_trade(s, proposer, acceptor, give, receive):
     s.moves_round[receive] += 1
     s.moves_game[give] += 1
     s.moves_game[receive] += 1
+    s.traded_for[give] = receive
+    s.traded_for[receive] = give
     e = s.trade_events[s.trades_made % EVENT_SLOTS]
     e[0] = proposer
     e[1] = acceptor

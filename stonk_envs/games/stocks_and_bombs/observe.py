@@ -41,14 +41,22 @@ last_round             2+m*n+n*n+n+1   a round was scored, its ticks, its final 
                                        (n*n, j's target colour one-hot), STOP caller
                                        (n one-hot, none when the tick cap ended it), caller
                                        was penalised
+offered_for            n * m           1 + the piece j offered in its latest proposal this    m
+                                       game asking for piece r (0: j never asked for r)
+traded_for             m               1 + the piece g was swapped for in its latest trade    m
+                                       this game (0: g never changed hands)
 =====================  ==============  =====================================================  ==========
 
 W = points_to_win; X = the largest round score (9, or 8 at n = 4, where the three other
 colours are the only places one's own pieces can go). [1] a seat can ask for its own colour
 only after trading it away, at the earliest from the third tick; [2] likewise it can offer
 another colour's piece only from the third tick. Sizes: without memory 9n^2 + 4n + 3 (163 at
-n = 4); the memory adds 20n^2 + (8K + 41)n + 4K + 3 = 20n^2 + 73n + 19 (631 at n = 4), so the
-whole observation has 29n^2 + 77n + 22 entries (794, 1132, 1528 at n = 4, 5, 6).
+n = 4); the memory adds 23n^2 + (8K + 44)n + 4K + 3 = 23n^2 + 76n + 19 (691 at n = 4), so the
+whole observation has 32n^2 + 80n + 22 entries (854, 1222, 1654 at n = 4, 5, 6). The last two
+memory sections, offered_for and traded_for, were appended on 2026-12-02 (the version did
+not move: every earlier offset is kept); with the counts they tell apart proposal and trade
+pairings that have left the last-K slots or earlier rounds (which piece was offered for which,
+and which pieces were swapped together), a summary of what B8 lets a player write down.
 """
 
 from numba import njit
@@ -83,7 +91,10 @@ def event_size(n):
 def memory_size(n):
     """Size of the appended public memory."""
     m = 3 * n
-    return 4 * n * m + 4 * n * n + 2 * m + 2 * EVENT_SLOTS * event_size(n) + 2 * n + 2 + m * n + n * n + n + 1
+    pairings = n * m + m
+    return (
+        4 * n * m + 4 * n * n + 2 * m + 2 * EVENT_SLOTS * event_size(n) + 2 * n + 2 + m * n + n * n + n + 1 + pairings
+    )
 
 
 def observation_size(n: int, memory: bool) -> int:
@@ -120,6 +131,8 @@ def observation_layout(n: int, memory: bool = True) -> dict[str, tuple[int, int]
             ("stops_game", n),
             ("penalties_game", n),
             ("last_round", 2 + m * n + n * n + n + 1),
+            ("offered_for", n * m),
+            ("traded_for", m),
         ]
     layout, start = {}, 0
     for name, size in sizes:
@@ -214,6 +227,7 @@ def observe_memory(s, seat, out, k):
         out[k + jr] = s.stops_game[j]
         out[k + n + jr] = s.penalties_game[j]
     k += 2 * n
+    write_pairings(s, seat, n, out, k + 2 + m * n + n * n + n + 1)
     if s.has_last_round:
         out[k] = 1.0
         out[k + 1] = s.last_ticks
@@ -227,6 +241,23 @@ def observe_memory(s, seat, out, k):
         if s.last_caller != NONE:
             out[k + relative_seat(s.last_caller, seat, n)] = 1.0
         out[k + n] = s.last_penalty
+
+
+@njit(cache=True)
+def write_pairings(s, seat, n, out, k):
+    """offered_for (n * m) and traded_for (m) from offset ``k``: 1 + a relative piece, 0 for none."""
+    m = 3 * n
+    for jr in range(n):
+        j = absolute_seat(jr, seat, n)
+        for rel in range(m):
+            give = s.offered_for[j, to_absolute_piece(rel, seat, n)]
+            if give != NONE:
+                out[k + jr * m + rel] = 1 + to_relative_piece(give, seat, n)
+    k += n * m
+    for rel in range(m):
+        other = s.traded_for[to_absolute_piece(rel, seat, n)]
+        if other != NONE:
+            out[k + rel] = 1 + to_relative_piece(other, seat, n)
 
 
 @njit(cache=True)
@@ -299,6 +330,9 @@ def memory_bounds(n, tick_cap, round_cap, high, k):
         high[k + jr] = round_cap
     k += 2 * n
     high[k + 1] = tick_cap
+    k += 2 + m * n + n * n + n + 1
+    for i in range(n * m + m):
+        high[k + i] = m
 
 
 @njit(cache=True)
@@ -333,7 +367,7 @@ def state_size(n):
     tables = 4 * n * m + 4 * n * n + 2 * m
     events = 2 * EVENT_SLOTS * 5 + 2
     last_round = 2 * n + 2 + m + n + 2
-    return STATE_HEADER + RNG_PARTS + m + 6 * n + tables + events + last_round
+    return STATE_HEADER + RNG_PARTS + m + 6 * n + tables + events + last_round + n * m + m
 
 
 @njit(cache=True)
@@ -405,3 +439,7 @@ def state_vector(s, out):
     k += n
     out[k] = s.last_caller
     out[k + 1] = s.last_penalty
+    k += 2
+    k = write_table(s.offered_for, n, m, out, k)
+    for piece in range(m):
+        out[k + piece] = s.traded_for[piece]

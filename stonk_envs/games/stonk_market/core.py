@@ -48,8 +48,8 @@ functions of my hand and public offers, written out because a feed-forward netwo
 nine per-suit thresholds, their conjunction and a move's effect on them hard to learn. A
 preview of a move that is not open (no card of s, s the Exchange's suit, no bid on my
 announcement, no announcement) shows my hand as it is. With ``memory=True`` (the default)
-the public memory follows (M9, 2026-12-01): n^2 + 85n + 64 more entries, 2n^2 + 119n + 119
-in all (627 at n = 4). "This round" starts at each deal.
+the public memory follows (M9, 2026-12-01): 2n^2 + 85n + 64 more entries, 3n^2 + 119n + 119
+in all (643 at n = 4). "This round" starts at each deal.
 
 ==========================  =========  ==================================================
 entries                     size       meaning
@@ -76,7 +76,12 @@ last round's Exchange       9          one-hot suit of the Exchange card at the 
 last call valid             1          1 when the last round's call was valid
 recent Exchange trades      4(9 + n)   newest first: suit put in (one-hot), relative seat
                                        that put it in (one-hot); zero where fewer happened
+bids on seat                n * n      bids j made on relative seat t's announcements this
+                                       round, replaced ones too
 ==========================  =========  ==================================================
+
+The last section was appended on 2026-12-02 (every earlier offset is kept, so the observation
+version did not move): with "last bid target" alone, a replaced bid's addressee was lost.
 
 An announcement or bid counts when it posts something new (repeating the open one does
 nothing). Upper bounds (lower bounds are 0), with T a suit's cards and C the tick cap:
@@ -173,6 +178,7 @@ STATE_DTYPE = np.dtype(
         ("last_hand", np.int8, (MAX_PLAYERS, NUM_SUITS)),
         ("valid_calls", np.int32, (MAX_PLAYERS,)),
         ("invalid_calls", np.int32, (MAX_PLAYERS,)),
+        ("bids_to", np.int32, (MAX_PLAYERS, MAX_PLAYERS)),  # [j, t]: bids j made on t's announcements this round
     ]
 )
 
@@ -217,9 +223,9 @@ def previews_size(n):
 
 @njit(cache=True)
 def memory_size(n):
-    """The public memory appended to the observation: n^2 + 85n + 64 entries."""
+    """The public memory appended to the observation: 2n^2 + 85n + 64 entries."""
     per_seat = 8 * NUM_SUITS + n + NUM_ACTIVITIES + 3
-    return n * per_seat + 3 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)
+    return n * per_seat + 3 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n) + n * n
 
 
 @njit(cache=True)
@@ -228,8 +234,8 @@ def obs_size(n, memory):
 
 
 def state_size(n: int) -> int:
-    """25n + 4 entries of the table as it stands, then 67n + 33 of memory, RNG and settings."""
-    return 92 * n + 37
+    """25n + 4 entries of the table as it stands, then n^2 + 67n + 33 of memory, RNG and settings."""
+    return n * n + 92 * n + 37
 
 
 @njit(cache=True)
@@ -321,6 +327,7 @@ def clear_round_memory(s):
     s.gained[:, :] = 0
     s.given[:, :] = 0
     s.activity[:, :] = 0
+    s.bids_to[:, :] = 0
     s.exchange_in[:] = 0
     for p in range(MAX_PLAYERS):
         s.last_ann_suit[p] = NONE
@@ -462,6 +469,7 @@ def post_bid(s, seat, j, suit, count):
     s.last_bid_count[seat] = count
     s.bid_max[seat, suit] = max(s.bid_max[seat, suit], count)
     s.wanted[seat, s.ann_suit[j]] += 1
+    s.bids_to[seat, j] += 1
     s.activity[seat, BID_MADE] += 1
 
 
@@ -757,6 +765,10 @@ def observe_memory(s, seat, out, base):
         slot = (s.exchanges - 1 - i) % RECENT_EXCHANGES
         out[k + i * (NUM_SUITS + n) + s.recent_suit[slot]] = 1.0
         out[k + i * (NUM_SUITS + n) + NUM_SUITS + (s.recent_seat[slot] - seat) % n] = 1.0
+    k += RECENT_EXCHANGES * (NUM_SUITS + n)
+    for jr in range(n):
+        for tr in range(n):
+            out[k + jr * n + tr] = s.bids_to[(seat + jr) % n, (seat + tr) % n]
 
 
 @njit(cache=True)
@@ -897,6 +909,10 @@ def memory_bounds(n, tick_cap, num_rounds, high):
     k += NUM_SUITS
     for i in range(2 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)):
         high[k + i] = 1.0
+    k += 2 * NUM_SUITS + 1 + RECENT_EXCHANGES * (NUM_SUITS + n)
+    for jr in range(n):
+        for tr in range(n):
+            high[k + jr * n + tr] = 0.0 if tr == jr else max(0, tick_cap - 1)
 
 
 @njit(cache=True)
@@ -968,3 +984,7 @@ def state_vector(s, out):
     out[k + 11] = s.reward_mode
     out[k + 12] = s.reward_scale
     out[k + 13] = s.memory
+    k += 14
+    for p in range(n):
+        for t in range(n):
+            out[k + p * n + t] = s.bids_to[p, t]

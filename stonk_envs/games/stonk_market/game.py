@@ -74,7 +74,8 @@ class StonkMarket(Game):
         if kind == "TAKE" and s["bid_count"][j] > 0:
             return f"take player_{j}'s bid of {s['bid_count'][j]} {TIMES} {SUIT_NAMES[s['bid_suit'][j]]}"
         if kind == "EXCHANGE":
-            return f"exchange 1 {TIMES} {SUIT_NAMES[suit]} for the Exchange card ({SUIT_NAMES[s['exchange']]})"
+            name = f"exchange 1 {TIMES} {SUIT_NAMES[suit]} for the Exchange card ({SUIT_NAMES[s['exchange']]})"
+            return name + (" - changes nothing, the same suit" if suit == s["exchange"] else "")
         return self.describe_action(seat, action)
 
     def why_illegal(self, states, i, seat, action):

@@ -1,0 +1,250 @@
+"""What a person reads about a step: void moves with why, round summaries, winners, stable keys."""
+
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from stonk_envs import records, render
+from stonk_envs.cli import main
+from stonk_envs.games.stocks_and_bombs.scoring import score_round as score_bombs
+from stonk_envs.games.stonk_market import core as market_core
+from stonk_envs.games.stonk_market.config import SUIT_NAMES
+from stonk_envs.games.stonk_market.scoring import score_round as score_market
+from stonk_envs.games_index import game_module
+from stonk_envs.play.session import Seat, Session
+from stonk_envs.policies import make_player
+from stonk_envs.replay.terminal import HELP, step_through
+from stonk_envs.replay.timeline import timeline
+from tests.render.conftest import play_recorded
+from tests.stocks_and_bombs.scripting import accept, propose, stop
+
+
+def scripted(name: str, steps: list[list[int]], seed: int = 3, **config) -> records.GameRecord:
+    """A record of ``steps`` (joint actions) played from the deal of ``seed``."""
+    env = game_module(name).parallel_env(illegal_action="raise", **config)
+    recorder = records.record(env)
+    env.reset(seed=seed)
+    for joint in steps:
+        env.step({agent: a for agent, a in zip(env.possible_agents, joint, strict=True)})
+    return recorder.last
+
+
+class Typist:
+    """Answers the prompts of a play session from a list of lines (then Ctrl-C)."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    def __call__(self, prompt="", **kwargs):
+        if not self.lines:
+            raise KeyboardInterrupt
+        return self.lines.pop(0)
+
+
+def test_a_voided_accept_is_printed_with_its_reason_in_play(monkeypatch, tmp_path, capsys):
+    # Four people at one keyboard. Tick 1: player_0 offers c0S for player_1's c1S, player_2 offers c2S
+    # for player_0's c0S. Tick 2: player_1 and player_0 both accept, and both trades need c0S: whichever
+    # resolves second is void.
+    n = 4
+    tick1 = [propose(0, (0, 1), (1, 1), n), 0, propose(2, (2, 1), (0, 1), n), 0]
+    tick2 = [accept(0, 2, n), accept(1, 0, n), 0, 0]
+    lines = [x for tick in (tick1, tick2) for a in tick for x in ("", str(a))] + ["", "q"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    path = tmp_path / "game.json"
+    args = ["--game", "stocks_and_bombs", "--opponents", "human", "human", "human", "--seed", "7"]
+    assert main(["play", *args, "--record", str(path)]) == 0
+    out = " ".join(line.strip("│ ") for line in capsys.readouterr().out.splitlines())  # the panel's lines joined
+    said = r"player_[01]: accept player_[02]'s proposal: give c\dS, get c\dS - VOID: player_\d had already traded c0S"
+    assert re.search(said + r" this tick \(with player_\d\)", out), out
+    record = records.GameRecord.load(path)
+    assert record.actions[:2] == [tick1, tick2]
+    _, moments = timeline(record)
+    assert sum("VOID: " in line for line in moments[2].moves) == 1  # one accept went through
+
+
+def test_the_void_reason_names_the_call_that_ended_the_round():
+    n = 4
+    record = scripted("stocks_and_bombs", [[propose(0, (0, 1), (1, 1), n), stop(n), stop(n), 0]], round_cap=1)
+    _, moments = timeline(record)
+    lines = moments[1].moves
+    void = [line for line in lines if "VOID" in line]
+    assert len(void) == 2  # the call resolved first voids the other two moves
+    caller = int(moments[1].states[0]["last_caller"])
+    assert all(f"player_{caller} had already called STOP this tick, which ended the round" in v for v in void)
+
+
+def test_stocks_and_bombs_round_summary_has_the_scores_the_rules_give():
+    n = 4
+    steps = [[propose(0, (0, 1), (1, 3), n), 0, 0, 0], [0, accept(1, 0, n), 0, 0], [stop(n), 0, 0, 0]]
+    record = scripted("stocks_and_bombs", steps, round_cap=1)
+    _, moments = timeline(record)
+    summary = moments[-1].summary
+    s = moments[-1].states[0]
+    targets = [int(t) for t in s["last_target"][:n]]
+    holdings = [[(c, z) for c in range(n) for z in (1, 2, 3) if s["last_holder"][c * 3 + z - 1] == p] for p in range(n)]
+    assert sorted(holdings[0]) == [(0, 2), (0, 3), (1, 3)] and sorted(holdings[1]) == [(0, 1), (1, 1), (1, 2)]
+    scores = score_bombs(holdings, targets)
+    assert summary[0] == "round 1 scored:"
+    for p in range(n):
+        total = max(0, scores[p])
+        if p == 0 and scores[0] < max(scores):
+            total = max(0, total - 1)
+        assert summary[1 + p].startswith(f"  player_{p}: target ")
+        assert summary[1 + p].endswith(f"= {scores[p]:+d}; total {total}")
+    if targets[0] == 1:
+        assert "target c1: holds 3 pip(s) of c1, player_1 holds 1 of c0" in summary[1]
+    penalty = scores[0] < max(scores)
+    said = "without the best round score: -1 point" if penalty else "with the best round score: no penalty"
+    assert summary[1 + n] == f"  player_0 called STOP {said}"
+    best = max(s["totals"][:n])
+    winners = [f"player_{p}" for p in range(n) if s["totals"][p] == best]
+    assert summary[-1].startswith("game over: " + " and ".join(winners))
+
+
+@pytest.mark.parametrize("call", [False, True])
+def test_stonk_market_round_summary_has_the_majorities_strays_and_call(call):
+    n = 4
+    game = game_module("stonk_market").GAME(game_module("stonk_market").CONFIG(num_players=n))
+    steps = [[int(market_core.stonks_action(n)) if call else 0, 0, 0, 0]]
+    record = scripted("stonk_market", steps, num_rounds=1, tick_cap=1 if not call else 5)
+    _, moments = timeline(record)
+    s = moments[-1].states[0]
+    hands, exchange = s["last_hand"][:n], int(s["last_exchange"])
+    scores = score_market([list(h) for h in hands], exchange, 0 if call else None)
+    summary = moments[-1].summary
+    assert summary[0] == f"round 1 scored (Exchange: {SUIT_NAMES[exchange]}):"
+    for p in range(n):
+        line = summary[1 + p]
+        assert line.endswith(f"= {scores[p]:+d}; total {scores[p]}")
+        for suit in range(9):
+            count = int(hands[p][suit])
+            if suit != exchange and 2 * count > market_core.SUIT_TOTALS[suit]:
+                assert f"{count} {SUIT_NAMES[suit]}" in line.split("majorities ", 1)[1].split(";")[0]
+            elif suit != exchange and count:
+                assert f"{count} {SUIT_NAMES[suit]}" in line.split("strays ", 1)[1].split(";")[0]
+    if call:
+        valid = bool(market_core.all_majorities(hands[0]))
+        assert summary[1 + n].startswith("  player_0 called STONKS: " + ("valid" if valid else "invalid"))
+    else:
+        assert summary[1 + n] == "  nobody called STONKS (the tick cap ended the round)"
+    assert summary[-1].startswith("game over: player_") and f"{max(scores)} points" in summary[-1]
+    assert game.num_players == n
+
+
+def test_stockpile_settlement_adds_up_to_each_net_worth():
+    record = play_recorded("stockpile", 1)
+    _, moments = timeline(record)
+    summary = moments[-1].summary
+    assert summary[0].startswith("final settlement")
+    sums = r"cash \$(\d+)K \+ shares \$(\d+)K .*bonuses \$(\d+)K .*debts \$(\d+)K = \$(\d+)K"
+    for p, line in enumerate(summary[1:-1]):
+        cash, shares, bonus, debt, worth = (int(x) for x in re.search(sums, line).groups())
+        assert cash + shares + bonus - debt == worth == record.scores[p]
+        sold = sum(int(k) * int(v) for k, v in re.findall(r"(\d+) \w\w x \$(\d+)K", line))
+        assert sold == shares
+    best = max(record.scores)
+    assert summary[-1].startswith(f"game over: player_{record.scores.index(best)} wins with net worth ${best:g}K")
+    assert not any(s for m in moments[:-1] for s in m.summary)  # Stockpile pauses only at its end
+
+
+def test_the_terminal_replay_fits_80_columns_with_its_help(game_record, monkeypatch):
+    game, moments = timeline(game_record)
+    out = io.StringIO()
+    console = Console(file=out, width=160, force_terminal=False)
+    monkeypatch.setattr(console, "input", Typist(["e", "q"]))
+    step_through(console, game, moments, len(game_record.actions), None, game_record.players)
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert HELP in text and "game over:" in text
+
+
+def test_the_page_names_the_seats_and_holds_the_summaries(game_record, tmp_path):
+    path = game_record.save(tmp_path / "game.json")
+    page = tmp_path / "game.html"
+    assert main(["replay", str(path), "--html", str(page)]) == 0
+    text = page.read_text()
+    assert "seats: player_0 heuristic, player_1 heuristic" in text
+    steps = json.loads(re.search(r"const steps = (\[.*?\]);\n", text, re.S).group(1))
+    assert steps[-1]["summary"][-1].startswith("game over: player_")
+
+
+def test_the_last_frame_shows_the_summary_and_no_proposals_after_the_end():
+    record = play_recorded("stocks_and_bombs", 0)
+    game, moments = timeline(record)
+    last = moments[-1]
+    plain = render.draw(game, last.states, 0, None)
+    told = render.draw(game, last.states, 0, None, last.moves, last.summary)
+    assert told.shape == plain.shape and (told != plain).any()
+    states = last.states.copy()
+    states["prop_give"][0, 0], states["prop_recv"][0, 0], states["prop_to"][0, 0] = 0, 3, 1
+    assert (render.draw(game, states, 0, None) == plain).all()  # open proposals are not drawn once it is over
+
+
+@pytest.mark.parametrize("name", ["stockpile", "stonk_market", "stocks_and_bombs"])
+def test_the_same_key_picks_the_same_move_on_two_steps(name, monkeypatch):
+    n = 4
+    seats = [Seat("human")] + [Seat("heuristic", make_player("heuristic", name, n)) for _ in range(n - 1)]
+    config = {"stockpile": {"rounds": 2}, "stonk_market": {"tick_cap": 6, "num_rounds": 1}}.get(
+        name, {"tick_cap": 6, "round_cap": 1}
+    )
+    out = io.StringIO()
+    session = Session(name, seats, config, seed=5, console=Console(file=out, width=200))
+    key, refused = None, []
+
+    def answer(prompt="", **kwargs):
+        nonlocal key
+        mask = session.env.table.mask(0)
+        if key is None:  # Stockpile's "done selling"; the first move after WAIT in the real-time games
+            key = session.game.pass_action if name == "stockpile" else int(np.flatnonzero(mask)[1])
+        if mask[key]:
+            return str(key)
+        if not refused:
+            refused.append(key)
+            return str(key)
+        return str(int(np.flatnonzero(mask)[0]))
+
+    monkeypatch.setattr(session.console, "input", answer)
+    record = session.play()
+    assert [joint[0] for joint in record.actions].count(key) >= 2
+    text = out.getvalue()
+    first = session.game.describe_action(0, key).split(":")[0]
+    assert len([line for line in text.splitlines() if line.startswith(f"player_0: {first}")]) >= 2
+    if refused:
+        assert f"move {key} (" in text and "is not available now" in text
+
+
+def test_a_no_op_exchange_is_marked():
+    game_cls = game_module("stonk_market")
+    game = game_cls.GAME(game_cls.CONFIG())
+    states = np.zeros(1, game.state_dtype)
+    game.reset(states, 0, 1)
+    exchange = int(states[0]["exchange"])
+    base = int(market_core.exchange_base(game.num_players))
+    assert game.name_action(states, 0, 0, base + exchange).endswith("changes nothing, the same suit")
+    other = (exchange + 1) % 9
+    assert "changes nothing" not in game.name_action(states, 0, 0, base + other)
+
+
+STOCKPILE_OPTIONS = {
+    "num_players": 3, "rounds": 2, "starting_cash": 21, "max_price": 11, "start_price": 4, "split_reset": 5,
+    "split_bonus": 9, "dividend_regular": 3, "dividend_split": 5, "majority_bonus": 11, "majority_tie_bonus": 6,
+    "action_move": 3, "bid_values": (0, 1, 3, 6, 10, 15, 20, 26), "stock_per_company": 11, "fee_copies": 3,
+    "action_copies": 3, "reward_mode": "score_diff", "reward_scale": 50.0, "memory": False,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("option", sorted(STOCKPILE_OPTIONS))
+def test_stockpile_state_differs_for_every_option(option):
+    from stonk_envs import stockpile_v1
+
+    def state(**config):
+        env = stockpile_v1.parallel_env(**config)
+        env.reset(seed=0)
+        return env.state()
+
+    plain, changed = state(), state(**{option: STOCKPILE_OPTIONS[option]})
+    assert plain.shape != changed.shape or (plain != changed).any()
