@@ -50,7 +50,7 @@ def _sb3_actor(policy: Policy, source: str) -> tuple[list[nn.Linear], torch.Tens
     """The actor's Linear layers and the input scale of an SB3 policy network."""
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
-    from stonk_envs.training.features import BoundsScaler
+    from stonk_envs.policies.sb3_features import BoundsScaler
 
     network = policy.policy
     extractor = getattr(network, "pi_features_extractor", network.features_extractor)

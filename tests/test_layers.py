@@ -18,7 +18,7 @@ SCRIPTS = "training"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("stonk_envs", "stonk_envs.compiled_cache", "stonk_envs.files", "stonk_envs.registry",
-              "stonk_envs.configs")),
+              "stonk_envs.configs", "stonk_envs.safe_load", "stonk_envs.text")),
     ("rules", ("stonk_envs.core",)),
     ("games", ("stonk_envs.games", "stonk_envs.cli_args")),
     ("pictures", ("stonk_envs.render",)),
@@ -28,15 +28,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("players", ("stonk_envs.policies",)),
     ("engine and adapters", ("stonk_envs.vector", "stonk_envs.single_agent", "stonk_envs.integrations")),
     ("evaluation and replay", ("stonk_envs.evaluation", "stonk_envs.replay")),
-    ("training", ("stonk_envs.training", "stonk_envs.evaluation.exploit_budget")),
-    ("tools", ("stonk_envs.evaluation.exploit", "stonk_envs.evaluation.exploit_cli",
+    ("training", ("stonk_envs.training", "stonk_envs.evaluation.exploit_budget", "stonk_envs.evaluation.exploit")),
+    ("tools", ("stonk_envs.convert", "stonk_envs.evaluation.exploit_cli",
                "stonk_envs.evaluation.exploit_plot", "stonk_envs.play", "stonk_envs.bench", "stonk_envs.soak",
                "stonk_envs.demo", "stonk_envs.configs.cli")),
     ("command line", ("stonk_envs.cli",)),
     ("training scripts", (SCRIPTS,)),
 ]
 """Bottom first. A module belongs to the layer of its longest listed prefix (``stonk_envs`` itself only exactly).
-The exploit tool's budget is a training setting (the best response's trainer and its PPO config)."""
+The best response (``evaluation.exploit`` and its budget) is training: a run measures its checkpoints with it."""
 
 
 def module_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:

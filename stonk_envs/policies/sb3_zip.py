@@ -54,12 +54,14 @@ INFERENCE_ONLY_KWARGS = {"ortho_init", "optimizer_class", "optimizer_kwargs", "n
 def _extractors() -> dict[str, type]:
     from stable_baselines3.common.torch_layers import CombinedExtractor, FlattenExtractor
 
-    from stonk_envs.training.features import BoundsScaler
+    from stonk_envs.policies.sb3_features import BoundsScaler
 
     return {
         "stable_baselines3.common.torch_layers.FlattenExtractor": FlattenExtractor,
         "stable_baselines3.common.torch_layers.CombinedExtractor": CombinedExtractor,
-        "stonk_envs.training.features.BoundsScaler": BoundsScaler,
+        "stonk_envs.policies.sb3_features.BoundsScaler": BoundsScaler,
+        "stonk_envs.training.features.BoundsScaler": BoundsScaler,  # where older zips name it
+        "training.features.BoundsScaler": BoundsScaler,
     }
 
 

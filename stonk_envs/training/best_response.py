@@ -28,10 +28,10 @@ from stonk_envs.evaluation.exploit_budget import STARTS
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.training.config import PPOConfig, TrainConfig, load_config, torch_thread_count
+from stonk_envs.training.device import resolve_device
 from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import LEARNER, Rollouts, Samples, Snapshots
-from stonk_envs.training.ppo.run import resolve_device
 from stonk_envs.training.ppo.update import minibatch_descent, ppo_update
 
 FROZEN = -4

@@ -7,8 +7,8 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import Logger
 
+from stonk_envs.policies.sb3_features import BoundsScaler
 from stonk_envs.training.config import PPOConfig
-from stonk_envs.training.features import BoundsScaler
 
 
 def maskable_ppo(venv: Any, ppo: PPOConfig, **overrides: Any) -> MaskablePPO:

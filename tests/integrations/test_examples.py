@@ -16,6 +16,7 @@ import pytest
 
 from stonk_envs.evaluation import evaluate
 from stonk_envs.registry import GAME_MODULES
+from stonk_envs.safe_load import TRUST_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -63,6 +64,7 @@ def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, m
     assert [line["iteration"] for line in lines] == [1, 2]
     assert [line["league_snapshots"] for line in lines] == [1, 1]  # one taken per iteration, the oldest dropped
     assert all(line["env_steps"] >= 200 for line in lines)
+    monkeypatch.setenv(TRUST_ENV, "1")  # the learner is an RLlib checkpoint, read by unpickling: trusted here
     report = evaluate("stocks_and_bombs", [str(policy), "random", "random", "random"], num_games=4,
                       env_config={"round_cap": 2}, progress=False)
     assert report.players[0].games == 4

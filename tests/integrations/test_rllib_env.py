@@ -14,6 +14,7 @@ from stonk_envs.integrations.rllib_modules import masked_module_spec, player_mod
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import load_policy
 from stonk_envs.policies.rllib_policy import RLlibPolicy
+from stonk_envs.safe_load import TRUST_ENV, UntrustedFileError
 
 SHORT = {
     "stockpile": {"num_players": 3, "rounds": 1},
@@ -100,13 +101,16 @@ def test_a_player_module_plays_legal_actions():
         obs = env.step({agent: action})[0]
 
 
-def test_a_saved_learner_is_a_policy_for_evaluate(tmp_path):
+def test_a_saved_learner_is_a_policy_for_evaluate(tmp_path, monkeypatch):
     env = StonkMultiAgentEnv({"game": "stocks_and_bombs", **SHORT["stocks_and_bombs"]})
     spec = masked_module_spec([16])
     spec.observation_space, spec.action_space = env.observation_spaces["player_0"], env.action_spaces["player_0"]
     module = spec.build()
     config = {"round_cap": 2, "tick_cap": 8}
     path = save_rllib_policy(module, tmp_path / "policy", "stocks_and_bombs", 4, config)
+    with pytest.raises(UntrustedFileError, match="--trust-file"):  # an RLlib checkpoint is read by unpickling
+        make_player(str(path), "stocks_and_bombs", 4)
+    monkeypatch.setenv(TRUST_ENV, "1")  # what --trust-file sets, so evaluate's workers trust it too
     policy = make_player(str(path), "stocks_and_bombs", 4)
     assert isinstance(policy, RLlibPolicy) and policy.name == "policy"
     obs, _ = env.reset(seed=0)

@@ -8,10 +8,10 @@ from stable_baselines3.common.torch_layers import FlattenExtractor
 
 from stonk_envs.cli import main
 from stonk_envs.policies.checkpoint import load_policy, read_metadata, save_sb3
+from stonk_envs.policies.sb3_features import BoundsScaler
 from stonk_envs.policies.sb3_policy import SB3Policy
 from stonk_envs.policies.torch_policy import TorchPolicy
 from stonk_envs.safe_load import TRUST_ENV, UntrustedFileError
-from stonk_envs.training.features import BoundsScaler
 from tests.policies.test_checkpoint import Flat, metadata, table_batch
 
 

@@ -175,7 +175,7 @@ class ActorCritic(nn.Module):
 
 
 def observation_bounds_scale(low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Each entry's largest possible magnitude (at least 1), as ``stonk_envs.training.features.BoundsScaler`` uses."""
+    """Each entry's largest possible magnitude (at least 1), as the sb3 policies' ``BoundsScaler`` uses."""
     low = np.abs(np.nan_to_num(low, posinf=1.0, neginf=1.0))
     high = np.abs(np.nan_to_num(high, posinf=1.0, neginf=1.0))
     return np.maximum(np.maximum(low, high), 1.0).astype(np.float32)

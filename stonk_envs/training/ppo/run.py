@@ -27,6 +27,7 @@ from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, to_dict
+from stonk_envs.training.device import resolve_device
 from stonk_envs.training.ppo.crossplay import plot_ratings, rate_checkpoints
 from stonk_envs.training.ppo.imitation import imitation_update
 from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
@@ -36,15 +37,6 @@ from stonk_envs.training.ppo.update import ppo_update
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
 from stonk_envs.training.stopping import StopRequested, stop_on_signals
 from stonk_envs.training.threads import ThreadBudget
-
-
-def resolve_device(name: str) -> torch.device:
-    """``auto``: cuda when torch sees a GPU, else cpu."""
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device=cuda, but torch sees no CUDA device (this torch build or machine has none)")
-    return torch.device(name)
 
 
 class PPORun:
