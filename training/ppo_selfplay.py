@@ -4,7 +4,7 @@
 
 One shared policy plays every seat it holds in every game of a batched engine; each of those
 decisions is a training sample. The config keys are documented in docs/training.md; any of them
-can follow as ``key=value``. The run folder (``run_dir``) gets checkpoints, curves and the policy.
+can follow as ``KEY=VALUE``. The run folder (``run_dir``) gets checkpoints, curves and the policy.
 """
 
 import argparse

@@ -4,7 +4,7 @@
 
 The learner holds one seat of each of ``num_envs`` games; the league (its past selves, the
 heuristic and random players) holds the others. The config keys are documented in
-docs/training.md; any of them can follow as ``key=value``.
+docs/training.md; any of them can follow as ``KEY=VALUE``.
 """
 
 import argparse

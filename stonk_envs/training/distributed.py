@@ -2,7 +2,7 @@
 
 Launch with ``torchrun`` on one machine or many (see ``docs/scaling.md``)::
 
-    torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --config configs/stocks_and_bombs.yaml
+    torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --config stocks_and_bombs
     torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --resume runs/stocks_and_bombs
 
 - Backend: gloo on CPU, nccl on a GPU (``device``); each worker takes the GPU of its local rank.
@@ -38,6 +38,7 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
+from stonk_envs import cli_args
 from stonk_envs.files import check_output_dir
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, load_config, to_yaml
@@ -227,9 +228,10 @@ def train_worker(config: TrainConfig | None, world: World, resume_dir: str | Non
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="torchrun ... -m stonk_envs.training.distributed",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="YAML config file")
-    parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR (same world size)")
-    parser.add_argument("overrides", nargs="*", metavar="key=value")
+    parser.add_argument("--config", type=cli_args.config, help=cli_args.CONFIG_HELP)
+    parser.add_argument("--resume", type=cli_args.input_dir, metavar="RUN_DIR",
+                        help="continue the run in RUN_DIR (same world size)")
+    cli_args.add_overrides(parser, "total_timesteps=500000 num_envs=128")
     args = parser.parse_args(argv)
     try:
         config = None if args.resume else load_config(args.config, args.overrides)
