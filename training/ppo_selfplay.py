@@ -13,12 +13,15 @@ from stonk_envs.training.config import load_config
 from stonk_envs.training.trainer import train
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="a shipped config's name (stonk-envs configs lists them) or a YAML file")
     parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides")
-    args = parser.parse_args()
-    config = load_config(args.config, [*args.overrides, "trainer=ppo"])
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config, [*args.overrides, "trainer=ppo"])
+    except ValueError as err:
+        parser.error(str(err))
     train(config)
 
 
