@@ -18,6 +18,8 @@ from pathlib import Path
 import torch
 
 PROC_STAT = Path("/proc/stat")
+WINDOW = 0.2
+"""Seconds the busy time is counted over at least: ``/proc/stat`` counts in ticks of 10 ms."""
 
 
 def allowed_cores() -> int:
@@ -51,8 +53,10 @@ def threads_for(free_cores: float, cores: int) -> int:
 class ThreadBudget:
     """Sets torch's thread count from a ``torch_threads`` setting: a fixed count, or 0 for the free cores.
 
-    :meth:`adjust` (called between rollouts) re-counts the free cores over the time since the
-    last call; with a fixed count it does nothing.
+    :meth:`adjust` (called before every rollout) re-counts the free cores over the time since the
+    last count, once at least :data:`WINDOW` has passed; with a fixed count it does nothing. An
+    adaptive budget counts once on creation, over :data:`WINDOW`, so that a loaded machine's first
+    rollout runs on the free cores too.
     """
 
     def __init__(self, setting: int, stat: Path = PROC_STAT):
@@ -61,16 +65,23 @@ class ThreadBudget:
         self.stat = stat
         self.threads = self.cores if self.adaptive else setting
         self._mark = self._now()
+        if self.adaptive:
+            time.sleep(WINDOW)
+            self.adjust()
         torch.set_num_threads(self.threads)
 
     def _now(self) -> tuple[float, float | None, float]:
         return time.monotonic(), machine_busy_seconds(self.stat), own_busy_seconds()
 
     def free_cores(self) -> float | None:
-        """Cores left free by other processes since the last call (None: not measurable here)."""
-        then, self._mark = self._mark, self._now()
-        wall = self._mark[0] - then[0]
-        if then[1] is None or self._mark[1] is None or wall <= 0:
+        """Cores left free by other processes since the last count (None: not measurable here, or less than
+        :data:`WINDOW` ago, in which case the count goes on)."""
+        now = self._now()
+        wall = now[0] - self._mark[0]
+        if wall < WINDOW:
+            return None
+        then, self._mark = self._mark, now
+        if then[1] is None or now[1] is None:
             return None
         others = (self._mark[1] - then[1]) - (self._mark[2] - then[2])
         return os.cpu_count() - max(others, 0.0) / wall
