@@ -5,8 +5,8 @@ the slowest. When another process holds a core, the thread on it is descheduled 
 operation waits a scheduler slice for it: measured on a loaded 2-core machine, a loop of small
 matrix products ran 14x slower on two threads than on one. So ``torch_threads: 0`` means the
 cores free now, re-counted before every rollout from the machine's busy time (``/proc/stat``)
-less this process's own, never fewer than one and never more than the cores this process may
-run on.
+less this process's own and, for a process that is not niced, less niced processes' (they yield
+to it), never fewer than one and never more than the cores this process may run on.
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ def allowed_cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def machine_busy_seconds(stat: Path = PROC_STAT) -> float | None:
-    """CPU-seconds all cores have spent busy since boot (None where ``/proc/stat`` is not readable)."""
+def machine_busy_seconds(stat: Path = PROC_STAT, count_niced: bool = True) -> float | None:
+    """CPU-seconds all cores have spent busy since boot (None where ``/proc/stat`` is not readable).
+
+    ``count_niced=False`` leaves out the time of processes with a raised nice value: they yield their
+    cores to a process that has not raised its own, so they do not hold cores from it."""
     try:
         fields = stat.read_text().split("\n", 1)[0].split()
     except OSError:
@@ -36,7 +39,7 @@ def machine_busy_seconds(stat: Path = PROC_STAT) -> float | None:
     if not fields or fields[0] != "cpu":
         return None
     user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    return (user + (nice if count_niced else 0) + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def own_busy_seconds() -> float:
@@ -63,6 +66,8 @@ class ThreadBudget:
         self.adaptive = setting == 0
         self.cores = allowed_cores()
         self.stat = stat
+        self.count_niced = os.getpriority(os.PRIO_PROCESS, 0) > 0
+        """Only a niced process competes with other niced ones (their time is counted as others')."""
         self.threads = self.cores if self.adaptive else setting
         self._mark = self._now()
         if self.adaptive:
@@ -71,7 +76,7 @@ class ThreadBudget:
         torch.set_num_threads(self.threads)
 
     def _now(self) -> tuple[float, float | None, float]:
-        return time.monotonic(), machine_busy_seconds(self.stat), own_busy_seconds()
+        return time.monotonic(), machine_busy_seconds(self.stat, self.count_niced), own_busy_seconds()
 
     def free_cores(self) -> float | None:
         """Cores left free by other processes since the last count (None: not measurable here, or less than

@@ -31,6 +31,7 @@ def test_machine_busy_seconds_reads_the_cpu_line(tmp_path):
     stat = tmp_path / "stat"
     stat.write_text("cpu  100 20 30 5000 7 1 2 3 0 0\n")
     assert machine_busy_seconds(stat) == pytest.approx(156 / os.sysconf("SC_CLK_TCK"))
+    assert machine_busy_seconds(stat, count_niced=False) == pytest.approx(136 / os.sysconf("SC_CLK_TCK"))
     assert machine_busy_seconds(tmp_path / "missing") is None
 
 
