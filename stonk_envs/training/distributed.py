@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -181,9 +182,34 @@ class DistributedPPORun(PPORun):
             self.rollouts.deal(int(self.rng.integers(2**62)))
 
     def _finish(self) -> dict[str, Any] | None:
-        if self.world.rank == 0:
-            return super()._finish()
-        return None
+        """Check that every worker ends with rank 0's weights (recorded in ``distributed.json``), then rank 0
+        evaluates as one process does."""
+        digests = self._gather_digests()
+        if self.world.rank > 0:
+            return None
+        identical = len(set(digests)) == 1
+        record = {"world_size": self.world.size, "weights_identical": identical, "weights_sha256": digests}
+        run_state.write_json(self.run_dir / WORLD_FILE, record)
+        if not identical:
+            raise RuntimeError(f"the workers' weights differ at the end of training: {digests}")
+        print(f"the {self.world.size} workers' weights are identical (sha256 {digests[0][:16]})")
+        return super()._finish()
+
+    def _gather_digests(self) -> list[str]:
+        """Every worker's :func:`weights_digest`, in rank order."""
+        mine = torch.tensor(list(bytes.fromhex(weights_digest(self.net.state_dict()))), dtype=torch.int64,
+                            device=self.world.device)
+        gathered = [torch.zeros_like(mine) for _ in range(self.world.size)]
+        dist.all_gather(gathered, mine)
+        return [bytes(t.cpu().tolist()).hex() for t in gathered]
+
+
+def weights_digest(state: dict[str, torch.Tensor]) -> str:
+    """The sha256 of a network state's tensors' bytes (weights and statistics), in order."""
+    digest = hashlib.sha256()
+    for tensor in state.values():
+        digest.update(tensor.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
 
 
 def check_world(run_dir: Path, world: World) -> None:
