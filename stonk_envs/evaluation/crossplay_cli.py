@@ -13,6 +13,7 @@ import sys
 
 from stonk_envs import cli_args
 from stonk_envs.evaluation.crossplay import BASELINES
+from stonk_envs.files import check_output_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         run_checkpoints(args.run_dir)  # a missing or empty run folder is named before anything is written
-        out = prepare_folder(args.out if args.out is not None else args.run_dir)
+        out = check_output_dir(args.out if args.out is not None else args.run_dir, "--out")
         report = crossplay(
             args.run_dir,
             args.games,
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=not args.no_progress,
         )
+        prepare_folder(out)  # created only once there is something to write into it
     except ValueError as error:
         print(f"stonk-envs crossplay: error: {error}", file=sys.stderr)
         return 2
