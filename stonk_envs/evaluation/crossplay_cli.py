@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", type=cli_args.input_dir, metavar="RUN_DIR", help="training run folder")
     parser.add_argument("--games", type=cli_args.positive, default=2000,
                         help="league games to play (default: %(default)s)")
-    parser.add_argument("--baselines", nargs="*", default=list(BASELINES),
+    parser.add_argument("--baselines", nargs="*", type=cli_args.player, default=list(BASELINES),
                         help="fixed players rated alongside the checkpoints: random, heuristic or policy files "
                              "(default: %(default)s)")
     parser.add_argument("--max-checkpoints", type=int, default=None,

@@ -262,10 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = None if args.resume else load_config(args.config, args.overrides)
         device = config.device if config else load_config(Path(args.resume) / "config.yaml").device
-    except ValueError as err:
+        world = start(device)
+    except ValueError as err:  # torch's word for a launch without torchrun's environment, too
         print(f"error: {err}", file=sys.stderr)
         return 2
-    world = start(device)
     try:
         train_worker(config, world, args.resume, args.overrides if args.resume else ())
     except ValueError as err:
