@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 
+from stonk_envs.core.validation import check_reset_options
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.players import make_player
@@ -79,6 +80,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self._observations[self.agent]["action_mask"].astype(bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset_options(options)
         super().reset(seed=seed)
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(len(self.agents)))

@@ -7,12 +7,15 @@ config's name will do: :func:`config_file` turns a name into its file, and a pat
 
 from __future__ import annotations
 
+import io
 import re
 from importlib.resources import files
 from pathlib import Path
 
 SUFFIX = ".yaml"
 RLLIB_PREFIX = "rllib_"
+MAX_CONFIG_BYTES = 2**20
+"""The largest config file read: 1 MiB (the shipped ones are about 2 KiB)."""
 
 
 def _folder() -> Path:
@@ -59,3 +62,49 @@ def config_file(spec: str | Path) -> Path:
         return shipped_file(path.name)
     raise ValueError(f"config file {str(spec)!r} does not exist, and no shipped config has that name "
                      f"(shipped: {', '.join(names())})")
+
+
+def load_yaml(spec: str | Path):
+    """The ``key: value`` mapping (an OmegaConf ``DictConfig``) of the config file ``spec`` names.
+
+    Read as plain YAML (no tags that build objects), within :data:`MAX_CONFIG_BYTES`;
+    ``ValueError`` naming the file when it is not a regular file, not valid YAML, or holds a
+    scalar or a list instead of a mapping.
+    """
+    import yaml
+    from omegaconf import DictConfig, OmegaConf
+
+    from stonk_envs.safe_load import read_file
+
+    path = config_file(spec)
+    data = read_file(path, MAX_CONFIG_BYTES, "config file")
+    try:
+        layer = OmegaConf.load(io.BytesIO(data))
+    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        raise ValueError(f"config file {str(path)!r} is not valid YAML: {_first_line(err)}") from None
+    except OSError:  # OmegaConf's word for a file holding a scalar ("Invalid loaded object type")
+        raise ValueError(f"config file {str(path)!r} must hold key: value pairs, not a single value") from None
+    if not isinstance(layer, DictConfig):
+        raise ValueError(f"config file {str(path)!r} must hold key: value pairs, not a list")
+    return layer
+
+
+def merge(schema, *layers):
+    """``OmegaConf.merge(schema, *layers)``; ``ValueError`` naming the top-level key where a list meets a mapping."""
+    from omegaconf import OmegaConf
+
+    try:
+        return OmegaConf.merge(schema, *layers)
+    except TypeError:  # OmegaConf's word for a list given where the schema has a mapping, or the reverse
+        for layer in layers:
+            for key in layer:
+                try:
+                    OmegaConf.merge(schema, OmegaConf.masked_copy(layer, [key]))
+                except TypeError:
+                    raise ValueError(f"invalid config: {key!r} holds a list where a mapping belongs, or a "
+                                     "mapping where a list belongs") from None
+        raise
+
+
+def _first_line(err: Exception) -> str:
+    return " ".join(str(err).split())[:300]

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import argparse
 import shutil
-from pathlib import Path
 
-from stonk_envs import configs
+from stonk_envs import cli_args, configs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help="shipped configs to print, or to copy with --copy (default: all of them)")
-    parser.add_argument("--copy", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--copy", type=cli_args.output_dir, default=None, metavar="DIR",
                         help="copy the configs into DIR as NAME.yaml (existing files are left alone: error)")
 
 
@@ -32,8 +31,6 @@ def run(args: argparse.Namespace) -> int:
         for name in chosen:
             print(f"{name:<{width}}  stonk-envs {configs.command_of(name)}: {configs.summary(name)}")
         return 0
-    if args.copy.exists() and not args.copy.is_dir():
-        raise ValueError(f"--copy {args.copy}: not a folder")
     targets = [args.copy / source.name for source in sources]
     taken = [str(target) for target in targets if target.exists()]
     if taken:

@@ -27,18 +27,19 @@ from stonk_envs.core import pictures
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_NONE, VOID_REASONS
-from stonk_envs.core.validation import OptionTypeError, check_choice, check_optional_int, check_seed, is_int
+from stonk_envs.core.validation import (
+    OptionTypeError,
+    check_choice,
+    check_optional_int,
+    check_reset_options,
+    check_seed,
+    is_int,
+)
 from stonk_envs.registry import OBSERVATION_VERSION
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "void")
 WRAPPED_ILLEGAL_ACTION_POLICIES = ("terminate", "void")
-
-
-def check_reset_options(options: Any) -> None:
-    """``reset``'s ``options`` must be None or a dict (these games read none of its keys)."""
-    if options is not None and not isinstance(options, dict):
-        raise OptionTypeError(f"options must be a dict or None, got {options!r:.80}")
 
 
 class GameTable:
@@ -327,6 +328,7 @@ class StonkAECEnv(AECEnv):
     def step(self, action: Any) -> None:
         self.check_in_play("step()")
         self.check_action_type(action)
+        self.check_action_range(action)  # outside the space is a caller's error, never a void move
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -383,8 +385,9 @@ class StonkParallelEnv(ParallelEnv):
     phase) gets a mask with the single legal no-op ``game.pass_action``, and its action is
     ignored. An illegal action of a seat that may act raises ``ValueError``
     (``illegal_action="raise"``) or is void and reported in ``info`` (``"void"``, the default,
-    the same treatment as an action that has become impossible). With ``max_cycles``, every
-    agent is truncated after that many steps.
+    the same treatment as an action that has become impossible). A value that is not an
+    integer of the action space (or None) is refused with an error under either policy. With
+    ``max_cycles``, every agent is truncated after that many steps.
     """
 
     def __init__(
@@ -436,6 +439,12 @@ class StonkParallelEnv(ParallelEnv):
         unknown = [agent for agent in actions if agent not in table.seat_of]
         if unknown:
             raise ValueError(f"actions name no agent of this game: {unknown}; the agents are {self.agents}")
+        n = table.game.num_actions
+        for agent, action in actions.items():  # outside the space is a caller's error, never a void move
+            if action is not None and not is_int(action):
+                raise OptionTypeError(f"{agent}: action must be an integer or None, got {action!r}")
+            if action is not None and not 0 <= action < n:
+                raise ValueError(f"{agent}: action {action} is outside the action space 0..{n - 1}")
         joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
         submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
         for seat in np.flatnonzero(table.actor_flags):

@@ -107,3 +107,12 @@ def check_product(names: str, product: int, limit: int = INT32_MAX, what: str = 
     """Raise ``ValueError`` when ``product`` (a worst-case value built from options) exceeds ``limit``."""
     if product > limit:
         raise ValueError(f"{names} reach {product:,}, more than {what} can hold ({limit:,})")
+
+
+def check_reset_options(options: Any) -> None:
+    """``reset``'s ``options``: None or an empty dict; these games read no reset options, so a key is refused."""
+    if options is not None and not isinstance(options, dict):
+        raise OptionTypeError(f"options must be a dict or None, got {options!r:.80}")
+    if options:
+        raise ValueError(f"these games take no reset options, got {sorted(map(str, options))!r:.120}; "
+                         "give game options when making the env")

@@ -20,6 +20,7 @@ import numpy as np
 from stonk_envs.evaluation import league
 from stonk_envs.evaluation.report import EvaluationReport
 from stonk_envs.policies.checkpoint import read_metadata
+from stonk_envs.text import printable
 
 CHECKPOINT_FILE = re.compile(r"^policy_(\d+)\.(zip|pt)$")
 """A checkpoint's policy file name in a run folder's ``checkpoints/``; the number is the learner step."""
@@ -114,14 +115,14 @@ class CrossplayReport:
     def table(self) -> str:
         """A plain-text table: rating and win share per checkpoint, then per baseline."""
         lines = [
-            f"cross-play of {self.run_dir}: {self.league.game}, {self.league.num_players} players, "
+            f"cross-play of {printable(self.run_dir)}: {self.league.game}, {self.league.num_players} players, "
             f"{self.league.num_games} games, seed {self.league.seed} ({self.league.seconds:.1f} s)",
             f"{'player':<16} {'games':>6} {'mu':>7} {'sigma':>6} {'ordinal':>8} {'win share':>10}",
         ]
         rows = [(f"step {c['step']:,}", c) for c in self.checkpoints] + [(b["name"], b) for b in self.baselines]
         for name, r in rows:
             lines.append(
-                f"{name:<16} {r['games']:>6} {r['rating_mu']:>7.2f} {r['rating_sigma']:>6.2f} "
+                f"{printable(name):<16} {r['games']:>6} {r['rating_mu']:>7.2f} {r['rating_sigma']:>6.2f} "
                 f"{r['rating_ordinal']:>8.2f} {r['win_share']:>10.3f}"
             )
         return "\n".join(lines)

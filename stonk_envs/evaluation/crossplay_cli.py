@@ -13,13 +13,14 @@ import sys
 
 from stonk_envs import cli_args
 from stonk_envs.evaluation.crossplay import BASELINES
+from stonk_envs.files import check_output_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", type=cli_args.input_dir, metavar="RUN_DIR", help="training run folder")
     parser.add_argument("--games", type=cli_args.positive, default=2000,
                         help="league games to play (default: %(default)s)")
-    parser.add_argument("--baselines", nargs="*", default=list(BASELINES),
+    parser.add_argument("--baselines", nargs="*", type=cli_args.player, default=list(BASELINES),
                         help="fixed players rated alongside the checkpoints: random, heuristic or policy files "
                              "(default: %(default)s)")
     parser.add_argument("--max-checkpoints", type=int, default=None,
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         run_checkpoints(args.run_dir)  # a missing or empty run folder is named before anything is written
-        out = prepare_folder(args.out if args.out is not None else args.run_dir)
+        out = check_output_dir(args.out if args.out is not None else args.run_dir, "--out")
         report = crossplay(
             args.run_dir,
             args.games,
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=not args.no_progress,
         )
+        prepare_folder(out)  # created only once there is something to write into it
     except ValueError as error:
         print(f"stonk-envs crossplay: error: {error}", file=sys.stderr)
         return 2

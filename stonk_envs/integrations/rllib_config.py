@@ -13,7 +13,7 @@ from typing import Any
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from stonk_envs.configs import config_file
+from stonk_envs.configs import load_yaml, merge
 from stonk_envs.games_index import game_module
 
 
@@ -114,14 +114,9 @@ def load_rllib_config(path: str | None, overrides: list[str] | None = None) -> R
     """The config of ``path`` (YAML) with ``overrides`` on top, checked against :class:`RLlibConfig`."""
     try:
         merged = OmegaConf.structured(RLlibConfig)
-        if path is not None:
-            merged = OmegaConf.merge(merged, OmegaConf.load(config_file(path)))
-        merged = OmegaConf.merge(merged, OmegaConf.from_dotlist(list(overrides or [])))
+        layers = [load_yaml(path)] if path is not None else []
+        merged = merge(merged, *layers, OmegaConf.from_dotlist(list(overrides or [])))
         config = OmegaConf.to_object(merged)
-    except FileNotFoundError:
-        raise ValueError(f"config file not found: {path}") from None
-    except OSError as error:  # OmegaConf's word for a file holding a scalar ("Invalid loaded object type")
-        raise ValueError(f"config file {str(path)!r} must hold key: value pairs ({error})") from None
     except OmegaConfBaseException as error:
         raise ValueError(str(error).splitlines()[0]) from None
     game_module(config.game).parallel_env(num_players=config.num_players, **config.env_config)  # checks the options

@@ -51,7 +51,7 @@ class StonkMultiAgentEnv(MultiAgentEnv):
         self._observations: dict[str, dict[str, np.ndarray]] = {}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        self._observations, infos = self.parallel.reset(seed=seed)
+        self._observations, infos = self.parallel.reset(seed=seed, options=options)
         self.agents = list(self.possible_agents)
         acting = self.parallel.acting_agents
         return self._obs(acting), {agent: infos[agent] for agent in acting}

@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 
 from stonk_envs import cli_args
+from stonk_envs.files import check_output_dir
 from stonk_envs.integrations.rllib_config import RLlibConfig, load_rllib_config
 
 
@@ -108,6 +109,7 @@ def train_rllib(config: RLlibConfig, address: str | None = None, log=print) -> P
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_rllib_config(args.config, args.overrides)
+        check_output_dir(config.run_dir, "run_dir")
     except ValueError as error:
         print(f"stonk-envs train-rllib: error: {error}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from stonk_envs import cli_args
+from stonk_envs.files import check_output_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         args.record or Path("runs") / "play" / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json"
     )
     try:
+        check_output_file(record_path, "--record")  # the default too: the game is not played for nothing
         if record_path.suffix != ".json" or record_path.is_dir():
             raise ValueError(f"--record {record_path}: give a file name ending in .json")
         seats = build_seats(args.game, args.seat, args.opponents, args.num_players)

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from stonk_envs.configs import config_file
+from stonk_envs.configs import load_yaml, merge
 from stonk_envs.core.validation import SEED_MAX, check_bool, check_choice, check_int, check_number
 from stonk_envs.games_index import game_module
-from stonk_envs.policies.players import HEURISTICS, builtin_player_names
+from stonk_envs.policies.players import HEURISTICS, builtin_player_names, make_player
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
@@ -354,6 +353,15 @@ class TrainConfig:
                 raise ValueError(f"eval.opponents: {spec!r} is not a built-in {self.game} player or a policy file")
 
 
+def check_opponents(config: TrainConfig) -> None:
+    """Load each of ``eval.opponents`` once, so a refused or unfit policy file fails before a run writes anything."""
+    for spec in config.eval.opponents:
+        try:
+            make_player(spec, config.game, config.num_players)
+        except ValueError as err:
+            raise ValueError(f"eval.opponents: {err}") from None
+
+
 def torch_thread_count(setting: int) -> int:
     """The threads a ``torch_threads`` setting asks for (0: the cores this process may run on)."""
     return setting or len(os.sched_getaffinity(0))
@@ -365,29 +373,15 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
         merged: DictConfig = OmegaConf.structured(TrainConfig, flags={"allow_objects": False})
         layers = []
         if path is not None:
-            path = config_file(path)
-            try:
-                layer = OmegaConf.load(path)
-            except (yaml.YAMLError, UnicodeDecodeError) as err:
-                raise ValueError(f"config file {str(path)!r} is not valid YAML: {_first_line(err)}") from None
-            except OSError as err:  # OmegaConf's word for a file holding a scalar ("Invalid loaded object type")
-                raise ValueError(f"invalid training config: {str(path)!r} must hold key: value pairs "
-                                 f"({_first_line(err)})") from None
-            if not isinstance(layer, DictConfig):
-                raise ValueError(f"invalid training config: {str(path)!r} must hold key: value pairs, not a list")
-            layers.append(layer)
+            layers.append(load_yaml(path))
         bad = [item for item in overrides if "=" not in item]
         if bad:
             raise ValueError(f"overrides must be KEY=VALUE, got {bad}")
         layers.append(OmegaConf.from_dotlist(list(overrides)))
-        merged = OmegaConf.merge(merged, *layers)
+        merged = merge(merged, *layers)
         return OmegaConf.to_object(merged)
     except OmegaConfBaseException as err:
         raise ValueError(f"invalid training config: {_describe(err)}") from None
-
-
-def _first_line(err: Exception) -> str:
-    return " ".join(str(err).split())[:300]
 
 
 def _describe(err: OmegaConfBaseException) -> str:

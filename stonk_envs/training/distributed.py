@@ -24,6 +24,7 @@ Launch with ``torchrun`` on one machine or many (see ``docs/scaling.md``)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -31,6 +32,7 @@ import math
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -42,7 +44,7 @@ import torch.distributed as dist
 from stonk_envs import cli_args
 from stonk_envs.files import check_output_dir
 from stonk_envs.training import run_state
-from stonk_envs.training.config import TrainConfig, load_config, to_yaml
+from stonk_envs.training.config import TrainConfig, check_opponents, load_config, to_yaml
 from stonk_envs.training.ppo.normaliser import RunningStats, _moments
 from stonk_envs.training.ppo.run import PPORun
 
@@ -228,27 +230,50 @@ def train_worker(config: TrainConfig | None, world: World, resume_dir: str | Non
         run_dir = Path(resume_dir)
         check_world(run_dir, world)
         config = load_config(run_dir / "config.yaml", [*overrides, f"run_dir={run_dir}"])
-        dist.barrier()
-        step, policy_file, state_file = run_state.latest_checkpoint(run_dir)
-        run = DistributedPPORun(config, world)
-        run.load(policy_file, state_file)
-        if world.rank == 0:
-            print(f"resuming {run_dir} at step {step:,} on {world.size} workers")
-        return run.learn()
+        check_opponents(config)
+        with rank_zero_lock(run_dir, world):
+            if world.rank == 0:
+                run_state.remove_temporaries(run_dir)
+            dist.barrier()
+            step, policy_file, state_file = run_state.latest_checkpoint(run_dir)
+            run = DistributedPPORun(config, world)
+            run.load(policy_file, state_file)
+            if world.rank == 0:
+                print(f"resuming {run_dir} at step {step:,} on {world.size} workers")
+            return run.learn()
     if config.trainer != "ppo":
         raise ValueError("distributed training needs trainer=ppo (the batched trainer)")
     run_dir = check_output_dir(config.run_dir, "run_dir")
-    if (run_dir / run_state.LATEST).exists():
-        raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
-    dist.barrier()  # every worker has looked before rank 0 writes
-    if world.rank == 0:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
-        run_state.write_json(run_dir / WORLD_FILE, {"world_size": world.size})
-    dist.barrier()
-    run = DistributedPPORun(config, world)
-    run.new_model()
-    return run.learn()
+    check_opponents(config)
+    with rank_zero_lock(run_dir, world):
+        if (run_dir / run_state.LATEST).exists():
+            raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another "
+                             "run_dir")
+        dist.barrier()  # every worker has looked before rank 0 writes
+        if world.rank == 0:
+            run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
+            run_state.write_json(run_dir / WORLD_FILE, {"world_size": world.size})
+        dist.barrier()
+        run = DistributedPPORun(config, world)
+        run.new_model()
+        return run.learn()
+
+
+@contextlib.contextmanager
+def rank_zero_lock(run_dir: Path, world: World) -> Iterator[None]:
+    """Rank 0 holds the run folder's lock (:func:`run_state.locked`); every worker stops if another trainer has it."""
+    with contextlib.ExitStack() as stack:
+        refusal = ""
+        if world.rank == 0:
+            try:
+                stack.enter_context(run_state.locked(run_dir))
+            except run_state.RunFolderBusy as err:
+                refusal = str(err)
+        busy = torch.tensor([int(bool(refusal))], dtype=torch.int64, device=world.device)
+        dist.broadcast(busy, src=0)
+        if int(busy):
+            raise run_state.RunFolderBusy(refusal or f"{run_dir} is in use by another trainer (rank 0 names it)")
+        yield
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,15 +282,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=cli_args.config, help=cli_args.CONFIG_HELP)
     parser.add_argument("--resume", type=cli_args.input_dir, metavar="RUN_DIR",
                         help="continue the run in RUN_DIR (same world size)")
+    cli_args.add_trust_file(parser)
     cli_args.add_overrides(parser, "total_timesteps=500000 num_envs=128")
     args = parser.parse_args(argv)
     try:
         config = None if args.resume else load_config(args.config, args.overrides)
         device = config.device if config else load_config(Path(args.resume) / "config.yaml").device
-    except ValueError as err:
+        world = start(device)
+    except ValueError as err:  # torch's word for a launch without torchrun's environment, too
         print(f"error: {err}", file=sys.stderr)
         return 2
-    world = start(device)
     try:
         train_worker(config, world, args.resume, args.overrides if args.resume else ())
     except ValueError as err:

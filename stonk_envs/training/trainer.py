@@ -14,19 +14,26 @@ from typing import Any
 
 import numpy as np
 import torch
-from omegaconf import OmegaConf
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.utils import set_random_seed
 from tqdm import tqdm
 
+from stonk_envs.configs import load_yaml
 from stonk_envs.files import check_output_dir
 from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import make_metadata, save_sb3
 from stonk_envs.policies.sb3_zip import SB3Zip
 from stonk_envs.training import run_state
-from stonk_envs.training.config import TrainConfig, load_config, to_dict, to_yaml, torch_thread_count
+from stonk_envs.training.config import (
+    TrainConfig,
+    check_opponents,
+    load_config,
+    to_dict,
+    to_yaml,
+    torch_thread_count,
+)
 from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
 from stonk_envs.training.league import League
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
@@ -317,11 +324,11 @@ def _run_class(config: TrainConfig) -> type:
 def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
     run_dir = check_output_dir(config.run_dir, "run_dir")
-    if (run_dir / run_state.LATEST).exists():
-        raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another run_dir")
-    with run_state.locked(run_dir):
+    check_opponents(config)
+    with run_state.locked(run_dir):  # a live run is named by its PID before anything else is said of it
         if (run_dir / run_state.LATEST).exists():
-            raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir}")
+            raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another "
+                             "run_dir")
         run_state.atomic_write_text(run_dir / "config.yaml", to_yaml(config))
         run = _run_class(config)(config)
         run.new_model()
@@ -335,7 +342,7 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
         raise ValueError(f"{str(run_dir)!r} is not a training run folder (it has no config.yaml)")
     load_config(run_dir / "config.yaml")  # a malformed file is named here, before it is read as plain YAML
     # a run saved before env_backend existed ran on the Parallel envs, which is not today's default
-    era = [] if "env_backend" in OmegaConf.load(run_dir / "config.yaml") else ["env_backend=pettingzoo"]
+    era = [] if "env_backend" in load_yaml(run_dir / "config.yaml") else ["env_backend=pettingzoo"]
     saved = load_config(run_dir / "config.yaml", era)
     config = load_config(run_dir / "config.yaml", [*era, *overrides, f"run_dir={run_dir}"])
     changed = sorted(
@@ -344,6 +351,7 @@ def resume(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> 
     )
     if changed:
         raise ValueError(f"cannot change {changed} when resuming; only {list(RESUMABLE_KEYS)} may change")
+    check_opponents(config)
     with run_state.locked(run_dir):
         if removed := run_state.remove_temporaries(run_dir):
             names = ", ".join(path.name for path in removed)

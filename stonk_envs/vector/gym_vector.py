@@ -40,7 +40,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from stonk_envs import vector
-from stonk_envs.core.validation import check_choice, check_optional_int
+from stonk_envs.core.validation import check_choice, check_optional_int, check_reset_options
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.players import make_player
 from stonk_envs.vector.selfplay import SelfPlay
@@ -151,6 +151,7 @@ class EngineVectorEnv(gymnasium.vector.VectorEnv):
         return self.selfplay.learner_obs()[1].astype(np.bool_)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset_options(options)
         super().reset(seed=seed)
         self.selfplay.reset(seed)
         self._needs_reset[:] = False

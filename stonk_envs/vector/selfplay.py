@@ -32,7 +32,7 @@ from gymnasium.vector.utils import batch_space
 from stable_baselines3.common.vec_env import VecEnv
 
 from stonk_envs.core.game import NO_ACTION
-from stonk_envs.core.validation import check_bool, check_optional_int, check_seed
+from stonk_envs.core.validation import check_bool, check_optional_int, check_reset_options, check_seed
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.vector.engine import BatchEngine
 
@@ -309,6 +309,7 @@ class SelfPlayGymVectorEnv(gymnasium.vector.VectorEnv):
         return {"observation": obs, "action_mask": masks}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset_options(options)
         self.selfplay.reset(seed)
         return self._obs(), {}
 

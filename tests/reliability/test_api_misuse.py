@@ -71,7 +71,7 @@ def test_parallel_misuse(module):
 def test_a_huge_unsigned_action_is_reported_as_given():
     env = stocks_and_bombs_v1.raw_env()
     env.reset(seed=0)
-    with pytest.raises(ValueError, match=r"action 18446744073709551615 is outside 0\.\.148"):
+    with pytest.raises(ValueError, match=r"action 18446744073709551615 is outside the action space 0\.\.148"):
         env.step(np.uint64(2**64 - 1))
 
 

@@ -65,6 +65,9 @@ PATH_CASES = [
     (["replay", "absent.json"], "does not exist"),
     (["convert", "", "out.pt"], "must not be empty"),
     (["crossplay", LONG], "300 bytes long"),
+    (["crossplay", ".", "--out", ""], "must not be empty"),
+    (["configs", "--copy", LONG], "300 bytes long"),
+    (["configs", "--copy", ""], "must not be empty"),
     (["exploit", "--policy", LONG], "300 bytes long"),
 ]
 
@@ -80,6 +83,12 @@ def test_replay_of_a_named_pipe_is_refused_at_once(cwd, capsys):
     os.mkfifo(cwd / "pipe")
     status, err = run_cli(["replay", str(cwd / "pipe")], capsys)
     assert_one_line_error(status, err, "not a regular file")
+
+
+def test_play_checks_its_default_record_path_before_the_game(cwd, capsys):
+    (cwd / "runs").write_text("a file where the folder would go\n")
+    status, err = run_cli(["play", "--game", "stockpile"], capsys)
+    assert_one_line_error(status, err, "the folder of --record .* is inside .*, which is an existing file")
 
 
 def test_train_config_holding_a_scalar_is_named(cwd, capsys):
@@ -182,11 +191,45 @@ def test_env_step_outside_the_action_space_is_a_value_error_that_changes_nothing
     assert env.unwrapped.table.states.tobytes() == before.tobytes()
 
 
-@pytest.mark.parametrize("make", [stocks_and_bombs.env, stocks_and_bombs.raw_env, stocks_and_bombs.parallel_env])
-def test_reset_options_must_be_a_dict(make):
+@pytest.mark.parametrize("action", [-1, 10**6, 149])
+@pytest.mark.parametrize("policy", ["void", "raise"])
+def test_an_action_outside_the_space_is_refused_under_either_illegal_action_policy(action, policy):
+    parallel = stocks_and_bombs.parallel_env(illegal_action=policy)
+    parallel.reset(seed=0)
+    before = parallel.table.states.tobytes()
+    with pytest.raises(ValueError, match="outside the action space"):
+        parallel.step(dict.fromkeys(parallel.agents, action))
+    assert parallel.table.states.tobytes() == before
+    with pytest.raises(ValueError, match="outside the action space"):  # even for a seat whose action is unused
+        parallel.step({**dict.fromkeys(parallel.acting_agents, 0), "player_3": action} if parallel.acting_agents
+                      else {"player_3": action})
+    raw = stocks_and_bombs.raw_env(illegal_action=policy)
+    raw.reset(seed=0)
+    with pytest.raises(ValueError, match="outside the action space"):
+        raw.step(action)
+    assert raw.table.states.tobytes() == before
+
+
+def single_agent():
+    import gymnasium as gym
+
+    return gym.make("stonk_envs/StocksAndBombs-v1")
+
+
+def vector_env():
+    import gymnasium as gym
+
+    return gym.make_vec("stonk_envs/StocksAndBombs-v1", num_envs=2)
+
+
+@pytest.mark.parametrize("make", [stocks_and_bombs.env, stocks_and_bombs.raw_env, stocks_and_bombs.parallel_env,
+                                  single_agent, vector_env])
+def test_reset_options_must_be_none_or_an_empty_dict(make):
     env = make()
     with pytest.raises(TypeError, match="options must be a dict"):
         env.reset(options="x")
+    with pytest.raises(ValueError, match=r"take no reset options, got \['num_players'\]"):
+        env.reset(options={"num_players": 5})
     env.reset(options={})
 
 

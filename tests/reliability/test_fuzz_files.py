@@ -75,7 +75,14 @@ def test_every_path_type_accepts_what_it_asks_for_or_refuses_cleanly(place, monk
 
 @FUZZ
 @given(argv=st.sampled_from([["replay", "{}"], ["train", "--resume", "{}"], ["crossplay", "{}"],
-                             ["train", "--config", "{}", "total_timesteps=-1"], ["convert", "{}", "out.pt"]]),
+                             ["train", "--config", "{}", "total_timesteps=-1"], ["convert", "{}", "out.pt"],
+                             # a path that passes is followed by a value refused after it: no work is done
+                             ["evaluate", "--out", "{}", "--games", "0"],
+                             ["evaluate", "--players", "{}", "--games", "0"],
+                             ["bench", "--out", "{}", "--repeats", "0"], ["play", "--record", "{}", "--seat", "-1"],
+                             ["replay", "{}", "--fps", "0"], ["train-rllib", "--config", "{}", "iterations=0"],
+                             ["exploit", "--policy", "{}", "--timesteps", "0"], ["crossplay", "{}", "--games", "0"],
+                             ["configs", "--copy", "{}", "no_such_config"]]),
        text=path_texts)
 def test_cli_paths_refuse_bad_paths_in_one_line_and_create_nothing(place, monkeypatch, capsys, argv, text):
     monkeypatch.chdir(place)
@@ -87,6 +94,33 @@ def test_cli_paths_refuse_bad_paths_in_one_line_and_create_nothing(place, monkey
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err and "error:" in err, err
     assert listing(place) == before
+
+
+yaml_texts = st.one_of(
+    st.text(max_size=120),
+    st.builds(json.dumps, st.dictionaries(
+        st.sampled_from(["game", "seed", "ppo", "env_config", "run_dir", "eval", "hidden", "iterations", "x"]),
+        st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=5)),
+                     lambda inner: st.one_of(st.lists(inner, max_size=2), st.dictionaries(st.text(max_size=5), inner,
+                                                                                           max_size=2)),
+                     max_leaves=4), max_size=3)),
+    st.sampled_from(["42", "- 1", "", "a: [1", "game: !!python/object/apply:os.system ['true']", "ppo: 3",
+                     "&a [*a, *a]", "a: &a [1]\nb: *a", "\x00", "game: chess", "env_config: [1]", "? [1]\n: 2"]),
+)
+
+
+@FUZZ
+@given(text=yaml_texts, loader=st.sampled_from(["train", "rllib"]))
+def test_a_config_file_loads_or_is_refused_in_one_line(tmp_path_factory, text, loader):
+    from stonk_envs.integrations.rllib_config import load_rllib_config
+    from stonk_envs.training.config import load_config
+
+    path = tmp_path_factory.mktemp("config") / "config.yaml"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    try:
+        (load_config if loader == "train" else load_rllib_config)(path)
+    except ValueError as error:
+        assert str(error).strip() and "\n" not in str(error).strip(), error
 
 
 class Payload:

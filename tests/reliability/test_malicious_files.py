@@ -186,12 +186,8 @@ def test_train_resume_refuses_a_payload_state_file(tmp_path, marker, capsys):
 
 
 def test_a_torch_policy_file_with_a_payload_is_refused(tmp_path, marker):
-    net = MaskedMLP(OBS, ACTIONS, (8,))
-    meta = {**metadata("torch"), "architecture": dict(net.hparams)}
-    path = tmp_path / "policy.pt"
-    torch.save({"metadata": meta, "state_dict": net.state_dict(), "extra": Payload(marker)}, path)
     with pytest.raises(ValueError, match="--trust-file"):
-        load_policy(path)
+        load_policy(payload_torch_file(tmp_path / "policy.pt", marker))
 
 
 def test_a_yaml_config_with_a_python_tag_runs_nothing(tmp_path, marker, capsys):
@@ -199,3 +195,42 @@ def test_a_yaml_config_with_a_python_tag_runs_nothing(tmp_path, marker, capsys):
     config.write_text(f"game: !!python/object/apply:os.system [touch {shlex.quote(str(marker))}]\n")
     assert main(["train", "--config", str(config), f"run_dir={tmp_path / 'run'}"]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_exploit_refuses_an_rllib_checkpoint_without_trust(tmp_path, marker, capsys):
+    folder = rllib_folder(tmp_path / "module", marker)
+    assert main(["exploit", "--policy", str(folder), "--timesteps", "64", "--out", str(tmp_path / "out")]) == 2
+    assert "--trust-file" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def payload_torch_file(path, marker):
+    net = MaskedMLP(OBS, ACTIONS, (8,))
+    meta = {**metadata("torch"), "architecture": dict(net.hparams)}
+    torch.save({"metadata": meta, "state_dict": net.state_dict(), "extra": Payload(marker)}, path)
+    return path
+
+
+def test_crossplay_refuses_a_payload_checkpoint_before_writing_anything(tmp_path, marker, capsys):
+    (tmp_path / "run" / "checkpoints").mkdir(parents=True)
+    payload_torch_file(tmp_path / "run" / "checkpoints" / "policy_0000000100.pt", marker)
+    assert main(["crossplay", str(tmp_path / "run"), "--games", "4", "--out", str(tmp_path / "out")]) == 2
+    assert "--trust-file" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_train_refuses_a_payload_eval_opponent_before_writing_anything(tmp_path, marker, capsys):
+    opponent = payload_torch_file(tmp_path / "opponent.pt", marker)
+    run = tmp_path / "run"
+    assert main(["train", "trainer=ppo", f"run_dir={run}", "total_timesteps=64", f"eval.opponents=[{opponent}]"]) == 2
+    assert "eval.opponents" in (err := capsys.readouterr().err) and "--trust-file" in err
+    assert not run.exists()
+
+
+def test_an_rllib_config_with_a_python_tag_runs_nothing(tmp_path, marker, capsys):
+    config = tmp_path / "evil.yaml"
+    config.write_text(f"game: !!python/object/apply:os.system [touch {shlex.quote(str(marker))}]\n")
+    assert main(["train-rllib", "--config", str(config), f"run_dir={tmp_path / 'run'}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stonk-envs train-rllib: error: ") and "is not valid YAML" in err and err.count("\n") == 1
+    assert not (tmp_path / "run").exists()

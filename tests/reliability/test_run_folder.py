@@ -48,6 +48,19 @@ def test_a_second_trainer_is_refused_with_the_pid_of_the_first_and_the_lock_dies
         assert (tmp_path / run_state.LOCK).read_text().strip() == str(os.getpid())
 
 
+def test_a_second_trainer_on_a_live_run_with_checkpoints_is_told_the_pid(tmp_path):
+    (tmp_path / run_state.LATEST).write_text('{"step": 150}')
+    holder = hold_lock(tmp_path)
+    try:
+        with pytest.raises(run_state.RunFolderBusy, match=f"process {holder.pid}"):
+            train(tiny(tmp_path, 100))
+    finally:
+        holder.kill()
+        holder.wait()
+    with pytest.raises(ValueError, match="already holds a run; resume it with --resume"):
+        train(tiny(tmp_path, 100))  # once the trainer is gone
+
+
 def test_resume_while_the_run_is_alive_is_refused(tmp_path):
     (tmp_path / "config.yaml").write_text(to_yaml(tiny(tmp_path, 100)))
     holder = hold_lock(tmp_path)

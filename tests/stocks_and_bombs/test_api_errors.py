@@ -20,7 +20,7 @@ def snapshot(env):
         ),
         (lambda n: propose(0, (0, 1), (0, 2), n), r"already holds c0M"),
         (lambda n: accept(0, 2, n), r"accept player_2's proposal\) is illegal: player_2 has no open proposal"),
-        (lambda n: 10_000, r"player_0: action 10000 is outside 0\.\.148"),
+        (lambda n: 10_000, r"player_0: action 10000 is outside the action space 0\.\.148"),
         (lambda n: 1.5, r"action must be an integer"),
     ],
 )

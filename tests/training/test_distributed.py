@@ -9,8 +9,10 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
+from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
 from stonk_envs.training.distributed import WORLD_FILE, World, check_world, train_worker, weights_digest
+from tests.reliability.test_run_folder import hold_lock
 
 TINY = [
     "trainer=ppo", "game=stocks_and_bombs", "num_players=4", "num_envs=8", "total_timesteps=600", "torch_threads=1",
@@ -75,3 +77,20 @@ def test_resume_needs_the_same_world_size(tmp_path):
         check_world(tmp_path, World(0, 3))
     with pytest.raises(ValueError, match="trained by 1 workers"):
         check_world(tmp_path / "nothing", World(0, 2))
+
+
+def test_a_distributed_run_is_refused_while_another_trainer_holds_the_folder(tmp_path):
+    run_dir = tmp_path / "run"
+    holder = hold_lock(run_dir)
+    dist.init_process_group("gloo", rank=0, world_size=1, init_method=f"file://{tmp_path / 'store'}")
+    try:
+        with pytest.raises(run_state.RunFolderBusy, match=f"process {holder.pid}"):
+            train_worker(load_config(None, [*TINY, f"run_dir={run_dir}"]), World(0, 1))
+        (run_dir / "config.yaml").write_text("trainer: ppo\n")
+        with pytest.raises(run_state.RunFolderBusy, match=f"process {holder.pid}"):
+            train_worker(None, World(0, 1), str(run_dir))
+    finally:
+        dist.destroy_process_group()
+        holder.kill()
+        holder.wait()
+    assert sorted(p.name for p in run_dir.iterdir()) == [".lock", "config.yaml"]  # nothing else written
