@@ -1,9 +1,9 @@
 """What a step did, in the words a player reads: the moves (void ones marked, with why), the
 round it scored and, at the end, the winners with their scores.
 
-Play, the terminal replay, the HTML page and the pictures all tell a step through these
-functions, from the table before the step, the table after it, the joint action and the
-void codes the step wrote (:mod:`stonk_envs.core.negotiation`).
+Play, the terminal replay, the HTML page, the pictures and an env's ``render()`` all tell a
+step through these functions, from the table before the step, the table after it, the joint
+action and the void codes the step wrote (:mod:`stonk_envs.core.negotiation`).
 """
 
 from __future__ import annotations
@@ -88,8 +88,8 @@ def _stonk_market_void(game, s, seat: int, action: int, done: list[tuple[int, in
     if not causes:
         return None
     undone = {
-        "BID": f"player_{j}'s announcement was no longer as it stood",
-        "TAKE": f"player_{j}'s bid or {_own(seat)} announcement was no longer as it stood",
+        "BID": f"player_{j}'s announcement had changed",
+        "TAKE": f"player_{j}'s bid or {_own(seat)} announcement had changed",
         "WITHDRAW": f"{_own(seat)} announcement was gone",
     }.get(kind, f"player_{seat} no longer held the cards")
     return f"{undone}: this tick " + " and ".join(causes)
@@ -115,13 +115,15 @@ def summary_lines(game: Game, before: np.ndarray, after: np.ndarray, joint: list
 
 
 def winners_line(game: Game, states: np.ndarray, i: int = 0) -> str:
-    """``game over: player_2 wins with 14 points`` (a shared win names every winner)."""
+    """``game over: player_2 wins with 14 points; then player_0 9, player_1 3`` (a shared win names
+    every winner; the others follow from the highest score down)."""
     scores = game.scores(states, i)
     best = scores.max()
     winners = [f"player_{p}" for p in np.flatnonzero(scores == best)]
     unit = "net worth $" if game.name == "stockpile" else ""
     points = f"{unit}{best:g}K" if unit else f"{best:g} points"
-    others = ", ".join(f"player_{p} {unit}{v:g}{'K' if unit else ''}" for p, v in enumerate(scores) if v != best)
+    ranked = sorted((p for p in range(len(scores)) if scores[p] != best), key=lambda p: -scores[p])
+    others = ", ".join(f"player_{p} {unit}{scores[p]:g}{'K' if unit else ''}" for p in ranked)
     rest = f"; then {others}" if others else ""
     if len(winners) == 1:
         return f"game over: {winners[0]} wins with {points}{rest}"
