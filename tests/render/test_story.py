@@ -244,6 +244,14 @@ STOCKPILE_OPTIONS = {
 }  # fmt: skip
 
 
+def test_the_stockpile_options_tried_are_all_of_them():
+    from dataclasses import fields
+
+    from stonk_envs.games.stockpile import StockpileConfig
+
+    assert sorted(STOCKPILE_OPTIONS) == sorted(f.name for f in fields(StockpileConfig))
+
+
 @pytest.mark.parametrize("option", sorted(STOCKPILE_OPTIONS))
 def test_stockpile_state_differs_for_every_option(option):
     from stonk_envs import stockpile_v1
