@@ -14,7 +14,7 @@ from stonk_envs.games.stocks_and_bombs.scoring import score_round as score_bombs
 from stonk_envs.games.stonk_market import core as market_core
 from stonk_envs.games.stonk_market.config import SUIT_NAMES
 from stonk_envs.games.stonk_market.scoring import score_round as score_market
-from stonk_envs.games.story import winners_line
+from stonk_envs.games.story import step_lines, tick_order, winners_line
 from stonk_envs.games_index import game_module
 from stonk_envs.play.session import Seat, Session
 from stonk_envs.policies import make_player
@@ -22,8 +22,19 @@ from stonk_envs.replay.terminal import HELP, step_through
 from stonk_envs.replay.timeline import timeline
 from tests.render.conftest import play_recorded
 from tests.stocks_and_bombs.scripting import accept, propose, stop
-from tests.stonk_market.stonk_market_helpers import GLITCH, NOBBLE, announce, table_env, take, tick
+from tests.stonk_market.stonk_market_helpers import (
+    GLITCH,
+    MIXED_HANDS,
+    NOBBLE,
+    SOCKTOPUS,
+    announce,
+    force_order,
+    table_env,
+    take,
+    tick,
+)
 from tests.stonk_market.stonk_market_helpers import bid as market_bid
+from tests.stonk_market.stonk_market_helpers import exchange as market_exchange
 
 
 def scripted(name: str, steps: list[list[int]], seed: int = 3, **config) -> records.GameRecord:
@@ -369,3 +380,31 @@ def test_a_page_of_a_record_without_players_says_so(tmp_path):
     page = tmp_path / "game.html"
     assert main(["replay", str(path), "--html", str(page)]) == 0
     assert "seats: who held them was not recorded" in page.read_text()
+
+
+@pytest.mark.parametrize("p3_first", [True, False])
+def test_an_exchange_is_named_with_the_card_it_took_at_its_place_in_the_tick(p3_first):
+    """player_3 puts Glitch & Co. into the Exchange (which holds a Socktopus Ltd.) and player_0 puts a
+    Socktopus Ltd. in, in the same tick: player_0's trade changes nothing only if it came first."""
+    env = table_env()
+    seats = [3, 0] if p3_first else [0, 3]
+    order = force_order(env.table.states, seats)
+    before = env.table.states.copy()
+    joint = [market_exchange(4, SOCKTOPUS), 0, 0, market_exchange(4, GLITCH)]
+    env.step(dict(zip(env.possible_agents, joint, strict=True)))
+    game = env.table.game
+    assert tick_order(game, before) == order
+    lines = step_lines(game, before, env.table.states, joint, env.table.voids)
+    socktopus, glitch = "1 \N{MULTIPLICATION SIGN} Socktopus Ltd.", "1 \N{MULTIPLICATION SIGN} Glitch & Co."
+    if p3_first:
+        assert lines == [
+            f"player_0: exchange {socktopus} for the Exchange card (Glitch & Co.)",
+            f"player_3: exchange {glitch} for the Exchange card (Socktopus Ltd.)",
+        ]
+        assert env.table.states["hand"][0, 0, GLITCH] == MIXED_HANDS[0][GLITCH] + 1
+    else:
+        assert lines == [
+            f"player_0: exchange {socktopus} for the Exchange card (Socktopus Ltd.) - changes nothing, the same suit",
+            f"player_3: exchange {glitch} for the Exchange card (Socktopus Ltd.)",
+        ]
+        assert env.table.states["hand"][0, 0].tolist() == MIXED_HANDS[0]
