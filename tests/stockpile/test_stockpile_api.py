@@ -47,7 +47,7 @@ def test_spaces_and_sizes():
     env = m.raw_env(num_players=4)
     env.reset(seed=0)
     assert env.action_space("player_0").n == 2 * 16 + 8 * 4 + 12 + 19 + 22
-    memory = 4 * (38 + 4 * 4) + 18 + 2 * 6 * (9 + 4)
+    memory = 4 * (38 + 4 * 4) + 18 + 2 * 6 * (9 + 4) + 10 * (3 * 6 + 7 * 4)
     assert env.observation_space("player_0")["observation"].shape == (123 + 104 * 4 + 16 + memory,)
     assert env.state().shape == env.state_space.shape
     without = m.raw_env(num_players=4, memory=False)
