@@ -42,14 +42,24 @@ def test_fixed_setting_is_kept(tmp_path):
     assert budget.adjust() == 1 and torch.get_num_threads() == 1
 
 
-def test_adaptive_budget_follows_the_free_cores(tmp_path, monkeypatch):
-    """Others busy on every core: one thread; the machine idle again: every allowed core."""
-    cores = 2
-    monkeypatch.setattr(threads, "allowed_cores", lambda: cores)
-    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+CORES = 2
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A 2-core machine whose wall clock, sleep and this process's busy time the test sets."""
+    monkeypatch.setattr(threads, "allowed_cores", lambda: CORES)
+    monkeypatch.setattr(os, "cpu_count", lambda: CORES)
     clock = {"wall": 0.0, "own": 0.0}
     monkeypatch.setattr(threads.time, "monotonic", lambda: clock["wall"])
+    monkeypatch.setattr(threads.time, "sleep", lambda seconds: clock.update(wall=clock["wall"] + seconds))
     monkeypatch.setattr(threads, "own_busy_seconds", lambda: clock["own"])
+    return clock
+
+
+def test_adaptive_budget_follows_the_free_cores(tmp_path, clock):
+    """Others busy on every core: one thread; the machine idle again: every allowed core."""
+    cores = CORES
     tick = os.sysconf("SC_CLK_TCK")
     stat = tmp_path / "stat"
     _stat(stat, 0)
@@ -65,15 +75,9 @@ def test_adaptive_budget_follows_the_free_cores(tmp_path, monkeypatch):
     assert budget.adjust() == 2 and torch.get_num_threads() == 2
 
 
-def test_a_count_waits_for_its_window(tmp_path, monkeypatch):
+def test_a_count_waits_for_its_window(tmp_path, clock):
     """A re-count sooner than the window after the last keeps the threads, and the next one spans both."""
-    cores = 2
-    monkeypatch.setattr(threads, "allowed_cores", lambda: cores)
-    monkeypatch.setattr(os, "cpu_count", lambda: cores)
-    clock = {"wall": 0.0, "own": 0.0}
-    monkeypatch.setattr(threads.time, "monotonic", lambda: clock["wall"])
-    monkeypatch.setattr(threads.time, "sleep", lambda seconds: clock.update(wall=clock["wall"] + seconds))
-    monkeypatch.setattr(threads, "own_busy_seconds", lambda: clock["own"])
+    cores = CORES
     tick = os.sysconf("SC_CLK_TCK")
     stat = tmp_path / "stat"
     _stat(stat, 0)
