@@ -385,8 +385,8 @@ class StonkParallelEnv(ParallelEnv):
     phase) gets a mask with the single legal no-op ``game.pass_action``, and its action is
     ignored. An illegal action of a seat that may act raises ``ValueError``
     (``illegal_action="raise"``) or is void and reported in ``info`` (``"void"``, the default,
-    the same treatment as an action that has become impossible). A value that is not an
-    integer of the action space (or None) is refused with an error under either policy. With
+    the same treatment as an action that has become impossible); an acting seat's value that
+    is not an integer of the action space (or None) is an error under either policy. With
     ``max_cycles``, every agent is truncated after that many steps.
     """
 
@@ -439,18 +439,19 @@ class StonkParallelEnv(ParallelEnv):
         unknown = [agent for agent in actions if agent not in table.seat_of]
         if unknown:
             raise ValueError(f"actions name no agent of this game: {unknown}; the agents are {self.agents}")
-        n = table.game.num_actions
-        for agent, action in actions.items():  # outside the space is a caller's error, never a void move
+        joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
+        submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
+        actors, n = [self.agents[seat] for seat in np.flatnonzero(table.actor_flags)], table.game.num_actions
+        for agent in actors:  # outside the space is a caller's error, never a void move
+            if agent not in actions:
+                raise ValueError(f"{agent} may act this step but no action was given for it")
+            action = actions[agent]
             if action is not None and not is_int(action):
                 raise OptionTypeError(f"{agent}: action must be an integer or None, got {action!r}")
             if action is not None and not 0 <= action < n:
                 raise ValueError(f"{agent}: action {action} is outside the action space 0..{n - 1}")
-        joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
-        submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
         for seat in np.flatnonzero(table.actor_flags):
             agent = self.agents[seat]
-            if agent not in actions:
-                raise ValueError(f"{agent} may act this step but no action was given for it")
             problem = table.illegal_reason(int(seat), actions[agent])
             if problem is None:
                 joint[seat] = int(actions[agent])

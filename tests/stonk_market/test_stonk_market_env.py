@@ -151,7 +151,7 @@ def test_illegal_actions_through_raw_env_raise_and_change_nothing():
         (bid(n, 0, 1, GREEDLE, 1), "player_1 has no open announcement"),
         (take(n, 0, 2), "player_0 has no open announcement"),
         (exchange(n, SOCKTOPUS), "player_0 holds 0 Socktopus Ltd., fewer than 1"),
-        (339, "outside 0..338"),
+        (339, "outside the action space 0..338"),
         ("3", "must be an integer"),
     ]
     for action, message in cases:

@@ -72,7 +72,7 @@ def test_league_weights_are_normalised():
         ("", ["league.mix=game", "league.past=0", "league.heuristic=0", "league.random=0"],
          "league.mix=game needs a positive weight for an opponent kind"),
         ("num_envs: [1, 2\n", [], "is not valid YAML"),
-        ("- 1\n- 2\n", [], "invalid training config"),
+        ("- 1\n- 2\n", [], "must hold key: value pairs, not a list"),
         ("\x00\xff garbage", [], "broken.yaml"),
     ],
 )
