@@ -1,13 +1,14 @@
 """The ``stonk-envs`` command: one subcommand per job, each in its own module.
 
-Each module named in ``SUBCOMMANDS`` has a docstring (its help, shown as plain text: double
-backticks are dropped, paragraphs kept), ``add_arguments(parser)`` and ``run(args) -> int``.
+Each module named in ``SUBCOMMANDS`` has a docstring (its help, shown as plain text: code marks
+are dropped, paragraphs kept), ``add_arguments(parser)`` and ``run(args) -> int``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from stonk_envs import __version__
@@ -29,8 +30,9 @@ SUBCOMMANDS = {
 
 
 def plain(text: str) -> str:
-    """A docstring as help text: without the double backticks that mark code in it."""
-    return text.replace("``", "")
+    """A docstring as help text: ``code`` and roles such as :class:`~a.B` (shown as ``B``) without their marks."""
+    text = re.sub(r":\w+:`~[\w.]*?(\w+)`", r"\1", text)
+    return re.sub(r":\w+:`([^`]*)`", r"\1", text).replace("``", "")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -38,7 +38,12 @@ def _help(name: str, capsys) -> str:
 
 @pytest.mark.parametrize("name", list(cli.SUBCOMMANDS))
 def test_help_is_plain_text(name, capsys):
-    assert "``" not in _help(name, capsys)
+    assert "`" not in _help(name, capsys)
+
+
+def test_plain_drops_code_marks_and_roles():
+    text = "see ``x=1``, :class:`~stonk_envs.policies.torch_policy.MaskedMLP` and :func:`stonk_envs.make`"
+    assert cli.plain(text) == "see x=1, MaskedMLP and stonk_envs.make"
 
 
 @pytest.mark.parametrize("name", list(cli.SUBCOMMANDS))
@@ -51,3 +56,14 @@ def test_game_and_overrides_read_the_same_in_every_subcommand(name, capsys):
             assert "(default: " in action.help and not action.required, f"{name} --game hides its default"
         if action.dest in ("overrides", "env") or action.metavar in ("key=value", "KEY=VALUE"):
             assert action.metavar == "KEY=VALUE", f"{name} {action.dest}: metavar {action.metavar}"
+
+
+def test_torchrun_launcher_takes_configs_and_overrides_like_train(capsys):
+    pytest.importorskip("torch")
+    from stonk_envs.training import distributed
+
+    with pytest.raises(SystemExit) as stop:
+        distributed.main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert "[KEY=VALUE ...]" in out and "shipped config's name" in out and "`" not in out

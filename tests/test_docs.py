@@ -34,9 +34,19 @@ def test_the_readme_has_an_example_per_api():
     assert len(readme_examples()) == 4
 
 
+SHAPES = re.compile(r"^(\w+), (\w+) = .*# \(([\d, ]+)\) (\w+), \(([\d, ]+)\) (\w+)$", flags=re.MULTILINE)
+"""A line such as ``obs, masks = ...  # (8, 4, 10) float32, (8, 4, 3) int8``: the shapes and dtypes it states."""
+
+
 @pytest.mark.parametrize("index", range(4))
 def test_readme_example_runs(index, capsys):
-    exec(compile(readme_examples()[index], f"README example {index}", "exec"), {})
+    example = readme_examples()[index]
+    names: dict = {}
+    exec(compile(example, f"README example {index}", "exec"), names)
+    for first, second, *stated in SHAPES.findall(example):
+        for name, shape, dtype in ((first, *stated[:2]), (second, *stated[2:])):
+            shown = (tuple(int(n) for n in shape.split(",")), dtype)
+            assert (names[name].shape, str(names[name].dtype)) == shown, f"README example {index}: {name}"
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)

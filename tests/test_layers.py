@@ -31,12 +31,14 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("training", ("stonk_envs.training", "stonk_envs.evaluation.exploit_budget", "stonk_envs.evaluation.exploit")),
     ("tools", ("stonk_envs.convert", "stonk_envs.evaluation.exploit_cli",
                "stonk_envs.evaluation.exploit_plot", "stonk_envs.play", "stonk_envs.bench", "stonk_envs.soak",
-               "stonk_envs.demo", "stonk_envs.configs.cli")),
+               "stonk_envs.demo", "stonk_envs.configs.cli",
+               "stonk_envs.integrations.rllib_train", "stonk_envs.integrations.rllib_vector")),
     ("command line", ("stonk_envs.cli",)),
     ("training scripts", (SCRIPTS,)),
 ]
 """Bottom first. A module belongs to the layer of its longest listed prefix (``stonk_envs`` itself only exactly).
-The best response (``evaluation.exploit`` and its budget) is training: a run measures its checkpoints with it."""
+The best response (``evaluation.exploit`` and its budget) is training: a run measures its checkpoints with it.
+``train-rllib``'s driver and its vector path are tools: they use the trainer's thread budget and ``convert``."""
 
 
 def module_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:

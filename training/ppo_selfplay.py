@@ -4,7 +4,7 @@
 
 One shared policy plays every seat it holds in every game of a batched engine; each of those
 decisions is a training sample. The config keys are documented in docs/training.md; any of them
-can follow as ``key=value``. The run folder (``run_dir``) gets checkpoints, curves and the policy.
+can follow as ``KEY=VALUE``. The run folder (``run_dir``) gets checkpoints, curves and the policy.
 """
 
 import argparse
@@ -13,12 +13,15 @@ from stonk_envs.training.config import load_config
 from stonk_envs.training.trainer import train
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="a shipped config's name (stonk-envs configs lists them) or a YAML file")
     parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides")
-    args = parser.parse_args()
-    config = load_config(args.config, [*args.overrides, "trainer=ppo"])
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config, [*args.overrides, "trainer=ppo"])
+    except ValueError as err:
+        parser.error(str(err))
     train(config)
 
 

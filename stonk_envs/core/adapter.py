@@ -81,6 +81,8 @@ class GameTable:
         self.recorder = None
         """A :class:`stonk_envs.records.Recorder` told of every reset and step, or None."""
         self._window = None
+        self.last_step: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        """The table before the last step, its joint action and void codes (kept when rendering)."""
 
     def reset(self, seed: int | None) -> None:
         """Start a new game; a given seed makes the whole game reproducible."""
@@ -94,6 +96,7 @@ class GameTable:
         self.game_over = False
         self.cycles = 0
         self.truncated = False
+        self.last_step = None
         self.started = True
         self.closed = False
         self._masks = [None] * self.game.num_players
@@ -166,7 +169,10 @@ class GameTable:
         """Apply a joint action whose used entries are all legal."""
         self.rewards[:] = 0.0
         self._masks = [None] * self.game.num_players
+        before = self.states.copy() if self.render_mode is not None else None
         self.game_over = bool(self.game.step(self.states, 0, joint, self.rewards, self.voids))
+        if before is not None:
+            self.last_step = (before, joint.copy(), self.voids.copy())
         self.cycles += 1
         self.truncated = not self.game_over and self.max_cycles is not None and self.cycles >= self.max_cycles
         if self.recorder is not None:
@@ -219,6 +225,7 @@ class GameTable:
         self.cycles, self.truncated = int(flags["cycles"]), bool(flags["truncated"])
         self.game_over, self.started, self.np_random = bool(flags["game_over"]), bool(flags["started"]), generator
         self.closed = False
+        self.last_step = None
         self._masks = [None] * self.game.num_players
 
     def state(self) -> np.ndarray:
@@ -228,17 +235,25 @@ class GameTable:
         return out
 
     def render(self) -> str | np.ndarray | None:
+        """The table as ``render_seat`` sees it, with the last step's moves (void ones with why)
+        and what it scored: a picture with them in its event strip, or text with them below."""
         if self.render_mode is None:
             return None
         self.check_started("render()")
+        drawer = pictures.registered()
+        events, summary = [], []
+        if self.last_step is not None:
+            before, joint, voids = self.last_step
+            events, summary = drawer.story(self.game, before, self.states, joint, voids, self.render_seat)
         if self.render_mode == "rgb_array":
-            return pictures.registered().draw(self.game, self.states, 0, self.render_seat)
-        text = self.game.render(self.states, 0, self.render_seat)
+            return drawer.draw(self.game, self.states, 0, self.render_seat, events, summary)
+        text = "\n".join([self.game.render(self.states, 0, self.render_seat), *events, *summary])
         if self.render_mode == "human":
-            drawer = pictures.registered()
             if self._window is None:
                 self._window = drawer.open_window(self.game.name)
-            frame = None if self._window.fallback else drawer.draw(self.game, self.states, 0, self.render_seat)
+            frame = None
+            if not self._window.fallback:
+                frame = drawer.draw(self.game, self.states, 0, self.render_seat, events, summary)
             self._window.show(frame, text)
             return None
         return text
@@ -385,8 +400,8 @@ class StonkParallelEnv(ParallelEnv):
     phase) gets a mask with the single legal no-op ``game.pass_action``, and its action is
     ignored. An illegal action of a seat that may act raises ``ValueError``
     (``illegal_action="raise"``) or is void and reported in ``info`` (``"void"``, the default,
-    the same treatment as an action that has become impossible); an acting seat's value that
-    is not an integer of the action space (or None) is an error under either policy. With
+    the same treatment as an action that has become impossible). A value that is not an
+    integer of the action space (or None) is refused with an error under either policy. With
     ``max_cycles``, every agent is truncated after that many steps.
     """
 
@@ -439,19 +454,18 @@ class StonkParallelEnv(ParallelEnv):
         unknown = [agent for agent in actions if agent not in table.seat_of]
         if unknown:
             raise ValueError(f"actions name no agent of this game: {unknown}; the agents are {self.agents}")
-        joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
-        submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
-        actors, n = [self.agents[seat] for seat in np.flatnonzero(table.actor_flags)], table.game.num_actions
-        for agent in actors:  # outside the space is a caller's error, never a void move
-            if agent not in actions:
-                raise ValueError(f"{agent} may act this step but no action was given for it")
-            action = actions[agent]
+        n = table.game.num_actions
+        for agent, action in actions.items():  # outside the space is a caller's error, never a void move
             if action is not None and not is_int(action):
                 raise OptionTypeError(f"{agent}: action must be an integer or None, got {action!r}")
             if action is not None and not 0 <= action < n:
                 raise ValueError(f"{agent}: action {action} is outside the action space 0..{n - 1}")
+        joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
+        submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
         for seat in np.flatnonzero(table.actor_flags):
             agent = self.agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} may act this step but no action was given for it")
             problem = table.illegal_reason(int(seat), actions[agent])
             if problem is None:
                 joint[seat] = int(actions[agent])

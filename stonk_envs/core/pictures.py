@@ -16,10 +16,15 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Pictures:
-    """How to draw one state of a batch as an RGB array, and how to open a window titled by the game."""
+    """How to draw one state of a batch as an RGB array, how to tell a step in words, and how to
+    open a window titled by the game."""
 
-    draw: Callable[[Any, np.ndarray, int, int | None], np.ndarray]
-    """``draw(game, states, i, seat)``: the table of ``states[i]`` from ``seat`` (None: everything)."""
+    draw: Callable[..., np.ndarray]
+    """``draw(game, states, i, seat, events=(), summary=())``: the table of ``states[i]`` from
+    ``seat`` (None: everything), with the step's moves and round summary in its event strip."""
+    story: Callable[..., tuple[list[str], list[str]]]
+    """``story(game, before, after, joint, voids, seat)``: the step's moves as ``seat`` may know
+    them (void ones with why) and what it scored (round summary, winners)."""
     open_window: Callable[[str], Any]
     """``open_window(title)``: a view with ``fallback``, ``show(frame, text)`` and ``close()``."""
 

@@ -110,7 +110,7 @@ def check_product(names: str, product: int, limit: int = INT32_MAX, what: str = 
 
 
 def check_reset_options(options: Any) -> None:
-    """``reset``'s ``options`` must be None or a dict (the games read none of its keys, as PettingZoo's API test
-    expects of an env that has no reset options)."""
+    """``reset``'s ``options``: None or a dict. These games read no reset options (game options are given when
+    making the env); a dict's keys are ignored, as PettingZoo's ``api_test`` requires of every env."""
     if options is not None and not isinstance(options, dict):
         raise OptionTypeError(f"options must be a dict or None, got {options!r:.80}")

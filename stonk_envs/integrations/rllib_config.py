@@ -1,5 +1,9 @@
 """The RLlib self-play config: a dataclass schema, loaded from YAML with OmegaConf and checked.
 
+``env_path`` chooses how env runners play: ``vector`` (the default, fast) steps
+``num_envs_per_env_runner`` games at once in the batched engine, one learning seat each;
+``multi_agent`` steps one Python game per env, every seat an RLlib agent.
+
 ``load_rllib_config(path, overrides)`` merges a YAML file (or a shipped config, ``rllib_<game>``) and ``key=value``
 overrides (e.g. ``num_env_runners=2 league.heuristic=0.5``). An unknown key, a wrong type or
 a value out of range raises ``ValueError`` naming the key.
@@ -16,13 +20,18 @@ from omegaconf.errors import OmegaConfBaseException
 from stonk_envs.configs import load_yaml, merge
 from stonk_envs.games_index import game_module
 
+ENV_PATHS = ("vector", "multi_agent")
+VECTOR_GAMES = 256
+"""Games per env runner on the vector path unless ``num_envs_per_env_runner`` says otherwise."""
+
 
 @dataclass
 class RLlibLeagueConfig:
     """Opponent seats: draw weights of each kind, and the learner's frozen snapshots."""
 
     self_play: float = 0.3
-    """The learning module itself (it learns from those seats too)."""
+    """The learner itself (multi_agent: it learns from those seats too; vector: its env runner's copy, not learning
+    from them)."""
     heuristic: float = 0.2
     """The game's rule-based player."""
     random: float = 0.2
@@ -52,6 +61,9 @@ class RLlibConfig:
     """Seats per game."""
     env_config: dict[str, Any] = field(default_factory=dict)
     """Further game options (as for ``parallel_env``)."""
+    env_path: str = "vector"
+    """``vector``: each env runner steps its games at once in the batched engine (fast); ``multi_agent``: one
+    Python game per env, as an RLlib ``MultiAgentEnv``."""
     iterations: int = 20
     """Training iterations (each samples ``train_batch_size`` env steps, then updates)."""
     seed: int = 0
@@ -60,8 +72,8 @@ class RLlibConfig:
     """A running Ray cluster's address (``ray://host:10001`` or ``auto``); None starts Ray here."""
     num_env_runners: int = 0
     """Remote sampling processes (0: sample in the training process)."""
-    num_envs_per_env_runner: int = 1
-    """Games stepped by each env runner."""
+    num_envs_per_env_runner: int | None = None
+    """Games stepped by each env runner (None: 256 on the vector path, 1 on multi_agent)."""
     sample_timeout_s: float | None = None
     """Seconds an iteration waits for the env runners' samples; None (the default): until they come.
 
@@ -69,20 +81,25 @@ class RLlibConfig:
     the iteration trains on what came back (possibly nothing) and the weight sync skips runners
     still sampling, which then keep playing old weights. Set it only to survive stalled runners.
     """
-    train_batch_size: int = 2000
-    """Env steps per training iteration."""
-    minibatch_size: int = 256
+    train_batch_size: int = 8192
+    """Env steps per training iteration (vector: learner decisions; multi_agent: game steps of every seat)."""
+    minibatch_size: int = 4096
     """SGD minibatch size."""
-    num_epochs: int = 4
+    num_epochs: int = 2
     """Passes over each batch."""
-    lr: float = 3e-4
+    lr: float = 5e-4
     """Adam step size."""
     gamma: float = 0.99
     """Discount factor."""
+    gae_lambda: float = 0.95
+    """GAE's lambda (RLlib's ``lambda_``), as the batched trainer's ``ppo.gae_lambda``."""
     entropy_coeff: float = 0.01
     """Entropy bonus weight."""
     hidden: list[int] = field(default_factory=lambda: [128, 128])
     """Hidden layer widths of the learner's networks."""
+    torch_threads: int = 0
+    """Torch threads of the training process (0: the cores other processes leave free, re-counted every
+    iteration, as the batched trainer's ``torch_threads``)."""
     run_dir: str = "runs/rllib"
     """Output folder: ``policy/`` (the learner, evaluable), ``metrics.jsonl``."""
     league: RLlibLeagueConfig = field(default_factory=RLlibLeagueConfig)
@@ -90,6 +107,12 @@ class RLlibConfig:
 
     def __post_init__(self):
         game_module(self.game)
+        if self.env_path not in ENV_PATHS:
+            raise ValueError(f"env_path must be one of {list(ENV_PATHS)}, got {self.env_path!r}")
+        if self.num_envs_per_env_runner is None:
+            self.num_envs_per_env_runner = VECTOR_GAMES if self.env_path == "vector" else 1
+        if self.torch_threads < 0:
+            raise ValueError(f"torch_threads must be >= 0 (0: the free cores), got {self.torch_threads}")
         if "num_players" in self.env_config:
             raise ValueError("give num_players at the top level of the config, not in env_config")
         for name in ("num_players", "iterations", "num_envs_per_env_runner", "train_batch_size",
@@ -103,9 +126,9 @@ class RLlibConfig:
         if self.minibatch_size > self.train_batch_size:
             raise ValueError(f"minibatch_size ({self.minibatch_size}) must be <= train_batch_size "
                              f"({self.train_batch_size})")
-        if not 0 < self.lr < 1 or not 0 <= self.gamma <= 1 or self.entropy_coeff < 0:
-            raise ValueError(f"need 0 < lr < 1, 0 <= gamma <= 1, entropy_coeff >= 0; got {self.lr}, {self.gamma}, "
-                             f"{self.entropy_coeff}")
+        if not 0 < self.lr < 1 or not 0 <= self.gamma <= 1 or not 0 <= self.gae_lambda <= 1 or self.entropy_coeff < 0:
+            raise ValueError(f"need 0 < lr < 1, 0 <= gamma <= 1, 0 <= gae_lambda <= 1, entropy_coeff >= 0; got "
+                             f"{self.lr}, {self.gamma}, {self.gae_lambda}, {self.entropy_coeff}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must be a non-empty list of positive widths, got {list(self.hidden)}")
 

@@ -102,7 +102,8 @@ class LeagueCallback(RLlibCallback):
             algorithm.remove_module(oldest, new_agent_to_module_mapping_fn=self.mapping)
 
 
-def learner_weights(algorithm, inference_only: bool = False) -> dict:
-    """The learner module's weights as the learner group holds them (not an env runner's copy)."""
-    state = algorithm.learner_group.get_state(components=f"learner/rl_module/{LEARNER}", inference_only=inference_only)
-    return state["learner"]["rl_module"][LEARNER]
+def learner_weights(algorithm, module_id: str = LEARNER, inference_only: bool = False) -> dict:
+    """A trained module's weights as the learner group holds them (not an env runner's copy)."""
+    state = algorithm.learner_group.get_state(components=f"learner/rl_module/{module_id}",
+                                              inference_only=inference_only)
+    return state["learner"]["rl_module"][module_id]

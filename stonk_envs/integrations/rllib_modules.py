@@ -5,7 +5,8 @@
   :class:`~stonk_envs.integrations.rllib_env.StonkMultiAgentEnv`.
 - :class:`PlayerRLModule` plays a stonk_envs player (``"random"``, ``"heuristic"`` or a policy
   file) inside RLlib, as a league member that is never trained.
-- :func:`save_rllib_policy` writes a learner module with stonk_envs metadata;
+- :func:`save_learner_net` writes a learner converted to a torch ``MaskedMLP`` (a policy file
+  that loads without trust); :func:`save_rllib_policy` writes a learner module with stonk_envs metadata;
   :func:`stonk_envs.policies.rllib_policy.load_rllib_policy` reads it back as a
   :class:`~stonk_envs.policies.base.Policy`, so ``stonk-envs evaluate`` plays it beside the others.
 """
@@ -21,9 +22,10 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-from stonk_envs.policies.checkpoint import METADATA_MEMBER, make_metadata
+from stonk_envs.policies.checkpoint import METADATA_MEMBER, make_metadata, save_torch
 from stonk_envs.policies.players import make_player
 from stonk_envs.policies.rllib_policy import MASK_KEY, OBS_KEY, as_numpy
+from stonk_envs.policies.torch_policy import MaskedMLP
 
 
 def masked_module_spec(hidden: list[int]) -> RLModuleSpec:
@@ -72,3 +74,12 @@ def save_rllib_policy(module: RLModule, path: str | os.PathLike, game: str, num_
     module.save_to_path(str(path.resolve()))
     (path / METADATA_MEMBER).write_text(json.dumps(metadata, indent=2))
     return path
+
+
+def save_learner_net(net: MaskedMLP, path: str | os.PathLike, game: str, num_players: int, env_config: dict,
+                     extra: dict | None = None) -> Path:
+    """Save a learner converted to a :class:`MaskedMLP` as a torch policy file (loads without trust)."""
+    sizes = net.hparams
+    metadata = make_metadata(game, num_players, sizes["observation_size"], sizes["num_actions"], env_config,
+                             kind="torch", extra=extra)
+    return save_torch(net, path, metadata)

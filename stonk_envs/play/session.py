@@ -21,9 +21,9 @@ from rich.table import Table
 from rich.text import Text
 
 from stonk_envs import records
+from stonk_envs.games.story import step_lines, summary_lines
 from stonk_envs.games_index import game_module
 from stonk_envs.policies import Policy, make_player
-from stonk_envs.replay.story import step_lines, summary_lines
 from stonk_envs.text import printable
 
 HUMAN = "human"

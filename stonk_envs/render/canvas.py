@@ -21,10 +21,9 @@ EMPTY_SLOT = (84, 96, 120)
 """Outline of a place where a card could be and none is."""
 
 EVENT_LINES = 3
-"""Lines of the event strip at the foot of every picture."""
+"""Lines of the event strip of a turn-based game (one move a step; the rest is room for a
+summary's place). A real-time game's strip has a line per seat, so every move of a tick shows."""
 EVENT_ROW = 16
-STORY_HEIGHT = 12 + EVENT_LINES * EVENT_ROW
-"""Height of the event strip."""
 
 SEAT_COLOURS = (
     (231, 76, 60),
@@ -99,16 +98,20 @@ class Canvas:
         self.text((x + width / 2, y + 9), "WINNER", 12, (20, 20, 20), anchor="mm")
 
     def story(self, top: float, events, summary, summary_top: float | None = None) -> None:
-        """The event strip from ``top`` down (the step's moves, void ones in red, the last
-        :data:`EVENT_LINES` shown), and the step's summary over the table when it has one: from
-        ``summary_top`` down, or just above the strip."""
+        """The event strip from ``top`` down (the step's moves, void ones in red), and the step's
+        summary over the table when it has one: from ``summary_top`` down, or just above the strip.
+        Moves that do not fit the strip's lines are counted on its last line, void ones kept first."""
         self.draw.rectangle((0, top, self.width, self.height), fill=PANEL)
         lines = list(events) or ["(no moves)"]
-        if len(lines) > EVENT_LINES:
-            lines = [f"... {len(lines) - EVENT_LINES + 1} earlier moves", *lines[-(EVENT_LINES - 1) :]]
+        rows = int((self.height - top - 12) // EVENT_ROW)
+        if len(lines) > rows:
+            kept = sorted(sorted(range(len(lines)), key=lambda k: " - VOID: " not in lines[k])[: rows - 1])
+            lines = [lines[k] for k in kept] + [f"... {len(lines) - len(kept)} more moves"]
         for k, line in enumerate(lines):
-            colour = BAD if "VOID" in line else MUTED if line.startswith(("(", "...")) else TEXT
-            self.text((16, top + 8 + k * EVENT_ROW), self.fit(line, 12, self.width - 32), 12, colour)
+            colour = BAD if " - VOID: " in line else MUTED if line.startswith(("(", "...")) else TEXT
+            plain = line.replace("\N{MULTIPLICATION SIGN}", "x")
+            size = 12 if font(12).getlength(plain) <= self.width - 32 else 11  # a long void reason
+            self.text((16, top + 8 + k * EVENT_ROW), self.fit(line, size, self.width - 32), size, colour)
         if summary:
             self.summary(list(summary), top, summary_top)
 
@@ -174,10 +177,16 @@ def back_stamp(width: int, height: int) -> Image.Image:
     return stamp
 
 
+def story_height(game) -> int:
+    """Height of the event strip of ``game``'s pictures (see :data:`EVENT_LINES`)."""
+    lines = max(EVENT_LINES, game.num_players) if game.simultaneous else EVENT_LINES
+    return 12 + lines * EVENT_ROW
+
+
 def start(game, size: tuple[int, int]) -> Canvas:
     """A blank picture of a table of ``size`` with room for the event strip below it."""
     width, height = size
-    return Canvas(width, height + STORY_HEIGHT)
+    return Canvas(width, height + story_height(game))
 
 
 def acting_seats(game, states, i: int) -> np.ndarray:

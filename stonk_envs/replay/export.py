@@ -14,6 +14,7 @@ from PIL import Image
 from stonk_envs import render
 from stonk_envs.core.game import Game
 from stonk_envs.replay.timeline import Moment
+from stonk_envs.text import printable
 
 EXPORT_SUFFIXES = {"gif": ".gif", "mp4": ".mp4", "html": ".html"}
 
@@ -95,7 +96,11 @@ def write_html(
         {"title": m.title(total), "moves": m.moves, "summary": m.summary, "over": m.game_over, "image": data_uri(image)}
         for m, image in zip(moments, paletted(pictures), strict=True)
     ]
-    seats = "seats: " + ", ".join(f"player_{p} {who}" for p, who in enumerate(players)) if players else ""
+    seats = "seats: " + (
+        ", ".join(f"player_{p} {printable(who)}" for p, who in enumerate(players))
+        if players
+        else "who held them was not recorded"
+    )
     page = (
         PAGE.replace("__TITLE__", html.escape(title))
         .replace("__SEATS__", html.escape(seats))
@@ -120,7 +125,7 @@ button { background: #38465a; color: #eceff5; border: 0; border-radius: 6px; pad
 .quiet { color: #96a0b2; }
 .void { color: #eb5f5a; }
 #seats { color: #96a0b2; margin: 0 0 10px; }
-#summary { margin: 8px 0; padding: 8px 12px; border: 2px solid #f4c446; border-radius: 8px; white-space: pre; }
+#summary { margin: 8px 0; padding: 8px 12px; border: 2px solid #f4c446; border-radius: 8px; white-space: pre-wrap; }
 #summary:empty { display: none; }
 </style></head>
 <body>

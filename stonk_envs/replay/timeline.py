@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from stonk_envs.core.game import Game
+from stonk_envs.games.story import step_lines, summary_lines
 from stonk_envs.records import GameRecord, replay_steps
-from stonk_envs.replay.story import step_lines, summary_lines
 
 
 @dataclass

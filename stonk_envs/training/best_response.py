@@ -27,12 +27,13 @@ from stonk_envs.core.game import NO_ACTION
 from stonk_envs.evaluation.exploit_budget import STARTS
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
-from stonk_envs.training.config import PPOConfig, TrainConfig, load_config, torch_thread_count
+from stonk_envs.training.config import PPOConfig, TrainConfig, load_config
 from stonk_envs.training.device import resolve_device
 from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import LEARNER, Rollouts, Samples, Snapshots
 from stonk_envs.training.ppo.update import minibatch_descent, ppo_update
+from stonk_envs.training.threads import ThreadBudget
 
 FROZEN = -4
 """The seat holder code of the frozen player (next to the rollout's LEARNER, RANDOM and HEURISTIC)."""
@@ -139,7 +140,7 @@ class BestResponse:
         """Train for the setup's learner samples."""
         s, ppo = self.setup, self.setup.ppo
         threads = torch.get_num_threads()
-        torch.set_num_threads(torch_thread_count(s.torch_threads))
+        budget = ThreadBudget(s.torch_threads)
         started = time.perf_counter()
         try:
             self.rollouts.deal(int(self.rng.integers(2**62)))
@@ -151,6 +152,7 @@ class BestResponse:
             warmup = int(CRITIC_WARMUP * s.samples) if self.start == "frozen" else 0
             with tqdm(total=s.samples, unit="sample", desc=desc, disable=not progress) as bar:
                 while self.step < s.samples:
+                    budget.adjust()
                     carried = len(self.rollouts.carried["columns"])
                     table, decisions = self.rollouts.collect(ppo.n_steps)
                     samples = self.rollouts.samples(table, ppo.gamma, ppo.gae_lambda)

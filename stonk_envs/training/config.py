@@ -376,7 +376,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
             layers.append(load_yaml(path))
         bad = [item for item in overrides if "=" not in item]
         if bad:
-            raise ValueError(f"overrides must be key=value, got {bad}")
+            raise ValueError(f"overrides must be KEY=VALUE, got {bad}")
         layers.append(OmegaConf.from_dotlist(list(overrides)))
         merged = merge(merged, *layers)
         return OmegaConf.to_object(merged)

@@ -2,7 +2,7 @@
 
 Launch with ``torchrun`` on one machine or many (see ``docs/scaling.md``)::
 
-    torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --config configs/stocks_and_bombs.yaml
+    torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --config stocks_and_bombs
     torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --resume runs/stocks_and_bombs
 
 - Backend: gloo on CPU, nccl on a GPU (``device``); each worker takes the GPU of its local rank.
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -183,9 +184,34 @@ class DistributedPPORun(PPORun):
             self.rollouts.deal(int(self.rng.integers(2**62)))
 
     def _finish(self) -> dict[str, Any] | None:
-        if self.world.rank == 0:
-            return super()._finish()
-        return None
+        """Check that every worker ends with rank 0's weights (recorded in ``distributed.json``), then rank 0
+        evaluates as one process does."""
+        digests = self._gather_digests()
+        if self.world.rank > 0:
+            return None
+        identical = len(set(digests)) == 1
+        record = {"world_size": self.world.size, "weights_identical": identical, "weights_sha256": digests}
+        run_state.write_json(self.run_dir / WORLD_FILE, record)
+        if not identical:
+            raise RuntimeError(f"the workers' weights differ at the end of training: {digests}")
+        print(f"the {self.world.size} workers' weights are identical (sha256 {digests[0][:16]})")
+        return super()._finish()
+
+    def _gather_digests(self) -> list[str]:
+        """Every worker's :func:`weights_digest`, in rank order."""
+        mine = torch.tensor(list(bytes.fromhex(weights_digest(self.net.state_dict()))), dtype=torch.int64,
+                            device=self.world.device)
+        gathered = [torch.zeros_like(mine) for _ in range(self.world.size)]
+        dist.all_gather(gathered, mine)
+        return [bytes(t.cpu().tolist()).hex() for t in gathered]
+
+
+def weights_digest(state: dict[str, torch.Tensor]) -> str:
+    """The sha256 of a network state's tensors' bytes (weights and statistics), in order."""
+    digest = hashlib.sha256()
+    for tensor in state.values():
+        digest.update(tensor.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
 
 
 def check_world(run_dir: Path, world: World) -> None:
@@ -257,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", type=cli_args.input_dir, metavar="RUN_DIR",
                         help="continue the run in RUN_DIR (same world size)")
     cli_args.add_trust_file(parser)
-    cli_args.add_overrides(parser, "total_timesteps=500000")
+    cli_args.add_overrides(parser, "total_timesteps=500000 num_envs=128")
     args = parser.parse_args(argv)
     try:
         config = None if args.resume else load_config(args.config, args.overrides)

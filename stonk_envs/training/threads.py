@@ -5,8 +5,8 @@ the slowest. When another process holds a core, the thread on it is descheduled 
 operation waits a scheduler slice for it: measured on a loaded 2-core machine, a loop of small
 matrix products ran 14x slower on two threads than on one. So ``torch_threads: 0`` means the
 cores free now, re-counted before every rollout from the machine's busy time (``/proc/stat``)
-less this process's own, never fewer than one and never more than the cores this process may
-run on.
+less this process's own and, for a process that is not niced, less niced processes' (they yield
+to it), never fewer than one and never more than the cores this process may run on.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from pathlib import Path
 import torch
 
 PROC_STAT = Path("/proc/stat")
+WINDOW = 0.2
+"""Seconds the busy time is counted over at least: ``/proc/stat`` counts in ticks of 10 ms."""
 
 
 def allowed_cores() -> int:
@@ -25,8 +27,11 @@ def allowed_cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def machine_busy_seconds(stat: Path = PROC_STAT) -> float | None:
-    """CPU-seconds all cores have spent busy since boot (None where ``/proc/stat`` is not readable)."""
+def machine_busy_seconds(stat: Path = PROC_STAT, count_niced: bool = True) -> float | None:
+    """CPU-seconds all cores have spent busy since boot (None where ``/proc/stat`` is not readable).
+
+    ``count_niced=False`` leaves out the time of processes with a raised nice value: they yield their
+    cores to a process that has not raised its own, so they do not hold cores from it."""
     try:
         fields = stat.read_text().split("\n", 1)[0].split()
     except OSError:
@@ -34,7 +39,7 @@ def machine_busy_seconds(stat: Path = PROC_STAT) -> float | None:
     if not fields or fields[0] != "cpu":
         return None
     user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    return (user + (nice if count_niced else 0) + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def own_busy_seconds() -> float:
@@ -51,26 +56,37 @@ def threads_for(free_cores: float, cores: int) -> int:
 class ThreadBudget:
     """Sets torch's thread count from a ``torch_threads`` setting: a fixed count, or 0 for the free cores.
 
-    :meth:`adjust` (called between rollouts) re-counts the free cores over the time since the
-    last call; with a fixed count it does nothing.
+    :meth:`adjust` (called before every rollout) re-counts the free cores over the time since the
+    last count, once at least :data:`WINDOW` has passed; with a fixed count it does nothing. An
+    adaptive budget counts once on creation, over :data:`WINDOW`, so that a loaded machine's first
+    rollout runs on the free cores too.
     """
 
     def __init__(self, setting: int, stat: Path = PROC_STAT):
         self.adaptive = setting == 0
         self.cores = allowed_cores()
         self.stat = stat
+        self.count_niced = os.getpriority(os.PRIO_PROCESS, 0) > 0
+        """Only a niced process competes with other niced ones (their time is counted as others')."""
         self.threads = self.cores if self.adaptive else setting
         self._mark = self._now()
+        if self.adaptive:
+            time.sleep(WINDOW)
+            self.adjust()
         torch.set_num_threads(self.threads)
 
     def _now(self) -> tuple[float, float | None, float]:
-        return time.monotonic(), machine_busy_seconds(self.stat), own_busy_seconds()
+        return time.monotonic(), machine_busy_seconds(self.stat, self.count_niced), own_busy_seconds()
 
     def free_cores(self) -> float | None:
-        """Cores left free by other processes since the last call (None: not measurable here)."""
-        then, self._mark = self._mark, self._now()
-        wall = self._mark[0] - then[0]
-        if then[1] is None or self._mark[1] is None or wall <= 0:
+        """Cores left free by other processes since the last count (None: not measurable here, or less than
+        :data:`WINDOW` ago, in which case the count goes on)."""
+        now = self._now()
+        wall = now[0] - self._mark[0]
+        if wall < WINDOW:
+            return None
+        then, self._mark = self._mark, now
+        if then[1] is None or now[1] is None:
             return None
         others = (self._mark[1] - then[1]) - (self._mark[2] - then[2])
         return os.cpu_count() - max(others, 0.0) / wall

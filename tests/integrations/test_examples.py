@@ -1,8 +1,9 @@
 """The library examples of docs/integrations.md: shown verbatim there, and run here as shown.
 
 TorchRL, Tianshou and SuperSuit run on every game. RLlib starts Ray, so its example runs on
-Stockpile (the turn-based game) and its self-play trainer on Stocks & Bombs, with one remote
-env runner, in one Ray session; the trained learner is then evaluated like any saved policy.
+Stockpile (the turn-based game) and its self-play trainer on Stocks & Bombs (``env_path:
+multi_agent``; the vector path has its own tests), with one remote env runner, in one Ray
+session; the trained learner is then evaluated like any saved policy.
 """
 
 import json
@@ -56,8 +57,9 @@ def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, m
 
     run_example("rllib_example.py", "stockpile", monkeypatch)
     assert capsys.readouterr().out.startswith("stockpile: 256 env steps")
-    overrides = ["iterations=2", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1",
-                 "league.snapshot_every=1", "league.max_snapshots=1", f"run_dir={tmp_path}", "env_config.round_cap=2"]
+    overrides = ["iterations=2", "env_path=multi_agent", "num_env_runners=1", "train_batch_size=200",
+                 "minibatch_size=100", "num_epochs=1", "league.snapshot_every=1", "league.max_snapshots=1",
+                 f"run_dir={tmp_path}", "env_config.round_cap=2"]
     config = load_rllib_config("rllib_stocks_and_bombs", overrides)
     policy = train_rllib(config, log=lambda line: None)
     lines = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
@@ -78,8 +80,9 @@ def test_a_remote_env_runner_plays_the_league_the_driver_trains(ray_session):
     from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
     from stonk_envs.integrations.rllib_train import build_algorithm
 
-    overrides = ["num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1", "hidden=[16]",
-                 "league.self_play=0", "league.snapshot_every=1", "env_config.round_cap=1"]
+    overrides = ["env_path=multi_agent", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100",
+                 "num_epochs=1", "hidden=[16]", "league.self_play=0", "league.snapshot_every=1",
+                 "env_config.round_cap=1"]
     algorithm = build_algorithm(load_rllib_config("rllib_stocks_and_bombs", overrides))
     try:
         algorithm.train()  # trains the learner, then freezes it as main_v1
@@ -113,8 +116,8 @@ def _train_with_a_remote_runner(extra: list[str]) -> list[tuple[float, bool]]:
     from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
     from stonk_envs.integrations.rllib_train import build_algorithm
 
-    overrides = ["num_env_runners=1", "train_batch_size=200", "minibatch_size=100", "num_epochs=1", "hidden=[16]",
-                 "league.snapshot_every=0", "env_config.round_cap=1", *extra]
+    overrides = ["env_path=multi_agent", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100",
+                 "num_epochs=1", "hidden=[16]", "league.snapshot_every=0", "env_config.round_cap=1", *extra]
     algorithm = build_algorithm(load_rllib_config("rllib_stocks_and_bombs", overrides))
     try:
         seen, trained_steps = [], 0

@@ -200,6 +200,9 @@ def test_an_action_outside_the_space_is_refused_under_either_illegal_action_poli
     with pytest.raises(ValueError, match="outside the action space"):
         parallel.step(dict.fromkeys(parallel.agents, action))
     assert parallel.table.states.tobytes() == before
+    with pytest.raises(ValueError, match="outside the action space"):  # even for a seat whose action is unused
+        parallel.step({**dict.fromkeys(parallel.acting_agents, 0), "player_3": action} if parallel.acting_agents
+                      else {"player_3": action})
     raw = stocks_and_bombs.raw_env(illegal_action=policy)
     raw.reset(seed=0)
     with pytest.raises(ValueError, match="outside the action space"):
@@ -221,10 +224,11 @@ def vector_env():
 
 @pytest.mark.parametrize("make", [stocks_and_bombs.env, stocks_and_bombs.raw_env, stocks_and_bombs.parallel_env,
                                   single_agent, vector_env])
-def test_reset_options_must_be_a_dict(make):
+def test_reset_options_must_be_none_or_a_dict(make):
     env = make()
     with pytest.raises(TypeError, match="options must be a dict"):
         env.reset(options="x")
+    env.reset(options={"options": 1})  # PettingZoo's api_test passes this: keys are ignored
     env.reset(options={})
 
 

@@ -43,7 +43,7 @@ def a_file(tmp_path):
         (["demo", "--game", "chess"], r"argument --game: invalid choice"),
         (["demo", "--num-players", "2"], r"demo: error: num_players must be 4\.\.6, got 2"),
         (["train", "ppo.learning_rate=nan"], r"train: error: .*ppo.learning_rate must be a finite number"),
-        (["train", "num_envs"], r"train: error: overrides must be key=value"),
+        (["train", "num_envs"], r"train: error: overrides must be KEY=VALUE"),
         (["soak", "--games", "-1"], r"argument --games: must be 0\.\.1000000000, got -1"),
         (["soak", "--batch", "0"], r"argument --batch: must be 1\.\.65536, got 0"),
     ],

@@ -1,5 +1,7 @@
 """rgb_array pictures: shape, every mode through PettingZoo's render_test, hidden cards, human fallback."""
 
+import importlib
+
 import numpy as np
 import pytest
 from pettingzoo.test import render_test
@@ -99,3 +101,40 @@ def test_window_falls_back_to_text_when_it_cannot_open(monkeypatch, capsys):
     view.show(np.zeros((4, 4, 3), np.uint8), "the table as text")
     assert capsys.readouterr().out == "the table as text\n"
     assert view.fallback
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_seats_to_act_are_marked(name, monkeypatch):
+    """The picture marks who decides next: without the mark it is another picture."""
+    env = game_module(name).parallel_env(render_mode="rgb_array", **SHORT[name])
+    env.reset(seed=2)
+    marked = env.render()
+    drawer = importlib.import_module(pictures.DRAWERS[name])
+    monkeypatch.setattr(drawer, "acting_seats", lambda game, states, i: np.zeros(game.num_players, np.bool_))
+    assert not np.array_equal(env.render(), marked)
+
+
+@pytest.mark.parametrize(("name", "num_players"), [("stonk_market", 6), ("stocks_and_bombs", 6), ("stockpile", 5)])
+def test_the_event_strip_shows_every_move_of_a_step(name, num_players):
+    """A tick's moves are one a seat: each has its own line, so a void one is never left out."""
+    env = game_module(name).parallel_env(num_players=num_players, **SHORT[name])
+    env.reset(seed=0)
+    game, states = env.table.game, env.table.states
+    lines = 1 if name == "stockpile" else num_players
+    moves = [f"player_{p}: wait a little" for p in range(lines)]
+    for k in range(lines):
+        void = [*moves[:k], f"player_{k}: take a bid - VOID: player_9 took first", *moves[k + 1 :]]
+        other = [*moves[:k], f"player_{k}: take a bid - VOID: player_8 took first", *moves[k + 1 :]]
+        drawn = [pictures.draw(game, states, 0, None, events) for events in (void, other)]
+        assert not np.array_equal(*drawn)
+
+
+def test_a_long_void_reason_is_drawn_whole_at_a_smaller_size():
+    env = game_module("stonk_market").parallel_env()
+    env.reset(seed=0)
+    game, states = env.table.game, env.table.states
+    reason = "player_1's bid or player_0's announcement had changed: this tick player_1 did 'bid 2 x Slinko "
+    line = f"player_0: take player_1's bid of 2 x BioHippo - VOID: {reason}Logistics on player_2's 3 x Blammo!'"
+    ending = [line.replace("Blammo!'", "Greedle'")]
+    drawn = [pictures.draw(game, states, 0, None, events) for events in ([line], ending)]
+    assert not np.array_equal(*drawn)

@@ -8,6 +8,7 @@ import pytest
 from stonk_envs import records
 from stonk_envs.cli import main
 from stonk_envs.records import GameRecord
+from stonk_envs.replay.timeline import timeline
 
 
 class Keyboard(io.StringIO):
@@ -60,6 +61,10 @@ def test_a_real_time_game_with_mistakes_waits_for_the_person(monkeypatch, tmp_pa
     assert "player_1 (you)" in out and "player_1: wait" in out
     record = GameRecord.load(path)
     assert record.finished and "final scores" in out and "winner" in out
+    panels = " ".join(" ".join(line.strip("│ ") for line in out.splitlines()).split())  # wrapped lines joined
+    summaries = [line for moment in timeline(record)[1] for line in moment.summary]
+    assert summaries[0] == "round 1 scored:" and summaries[-1].startswith("game over: ")
+    assert all(" ".join(line.split()) in panels for line in summaries)  # every round's scores, and the winners
     assert record.players == ["heuristic", "human", "heuristic", "heuristic"]
     assert all(joint[1] == 0 for joint in record.actions)  # Enter waited in every tick
     assert out.count("player_1 move (") == len(record.actions) + len(mistakes)  # every tick asked, mistakes again

@@ -14,6 +14,7 @@ from stonk_envs.games.stocks_and_bombs.scoring import score_round as score_bombs
 from stonk_envs.games.stonk_market import core as market_core
 from stonk_envs.games.stonk_market.config import SUIT_NAMES
 from stonk_envs.games.stonk_market.scoring import score_round as score_market
+from stonk_envs.games.story import step_lines, tick_order, winners_line
 from stonk_envs.games_index import game_module
 from stonk_envs.play.session import Seat, Session
 from stonk_envs.policies import make_player
@@ -21,6 +22,19 @@ from stonk_envs.replay.terminal import HELP, step_through
 from stonk_envs.replay.timeline import timeline
 from tests.render.conftest import play_recorded
 from tests.stocks_and_bombs.scripting import accept, propose, stop
+from tests.stonk_market.stonk_market_helpers import (
+    GLITCH,
+    MIXED_HANDS,
+    NOBBLE,
+    SOCKTOPUS,
+    announce,
+    force_order,
+    table_env,
+    take,
+    tick,
+)
+from tests.stonk_market.stonk_market_helpers import bid as market_bid
+from tests.stonk_market.stonk_market_helpers import exchange as market_exchange
 
 
 def scripted(name: str, steps: list[list[int]], seed: int = 3, **config) -> records.GameRecord:
@@ -159,7 +173,9 @@ def test_the_terminal_replay_fits_80_columns_with_its_help(game_record, monkeypa
     step_through(console, game, moments, len(game_record.actions), None, game_record.players)
     text = out.getvalue()
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert HELP in text and "game over:" in text
+    panel = " ".join(" ".join(line.strip("│ ") for line in text.splitlines()).split())
+    assert HELP in text and moments[-1].summary[-1].startswith("game over:")
+    assert all(" ".join(line.split()) in panel for line in moments[-1].summary)  # the words and the numbers
 
 
 def test_the_page_names_the_seats_and_holds_the_summaries(game_record, tmp_path):
@@ -170,6 +186,8 @@ def test_the_page_names_the_seats_and_holds_the_summaries(game_record, tmp_path)
     assert "seats: player_0 heuristic, player_1 heuristic" in text
     steps = json.loads(re.search(r"const steps = (\[.*?\]);\n", text, re.S).group(1))
     assert steps[-1]["summary"][-1].startswith("game over: player_")
+    assert [step["summary"] for step in steps] == [m.summary for m in timeline(game_record)[1]]
+    assert [step["moves"] for step in steps] == [m.moves for m in timeline(game_record)[1]]
 
 
 def test_the_last_frame_shows_the_summary_and_no_proposals_after_the_end():
@@ -237,6 +255,14 @@ STOCKPILE_OPTIONS = {
 }  # fmt: skip
 
 
+def test_the_stockpile_options_tried_are_all_of_them():
+    from dataclasses import fields
+
+    from stonk_envs.games.stockpile import StockpileConfig
+
+    assert sorted(STOCKPILE_OPTIONS) == sorted(f.name for f in fields(StockpileConfig))
+
+
 @pytest.mark.parametrize("option", sorted(STOCKPILE_OPTIONS))
 def test_stockpile_state_differs_for_every_option(option):
     from stonk_envs import stockpile_v1
@@ -248,3 +274,137 @@ def test_stockpile_state_differs_for_every_option(option):
 
     plain, changed = state(), state(**{option: STOCKPILE_OPTIONS[option]})
     assert plain.shape != changed.shape or (plain != changed).any()
+
+
+def test_a_voided_take_is_printed_with_its_reason_in_play(monkeypatch, tmp_path, capsys):
+    # Four people at one keyboard, the deal of seed 7 (player_1 holds 3 Nobble & Grasp). Tick 1:
+    # player_0 announces 1 Glitch & Co., player_1 its 3 Nobble & Grasp. Tick 2: player_1 bids all
+    # three on player_0's announcement, player_2 bids 1 Glitch & Co. on player_1's. Tick 3: both
+    # announcers take; whichever resolves second finds the cards gone, and its take is void.
+    n = 4
+    deal = game_module("stonk_market").parallel_env(num_players=n)
+    deal.reset(seed=7)
+    assert deal.table.states["hand"][0, 1, NOBBLE] == 3 and deal.table.states["hand"][0, 0, GLITCH] >= 1
+    tick1 = [announce(GLITCH, 1), announce(NOBBLE, 3), 0, 0]
+    tick2 = [0, market_bid(n, 1, 0, NOBBLE, 3), market_bid(n, 2, 1, GLITCH, 1), 0]
+    tick3 = [take(n, 0, 1), take(n, 1, 2), 0, 0]
+    lines = [x for tick in (tick1, tick2, tick3, [0] * n) for a in tick for x in ("", str(a))] + ["", "q"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    path = tmp_path / "game.json"
+    args = ["--game", "stonk_market", "--opponents", "human", "human", "human", "--seed", "7"]
+    assert main(["play", *args, "--record", str(path)]) == 0
+    out = " ".join(line.strip("│ ") for line in capsys.readouterr().out.splitlines())
+    nobble, glitch = "3 \N{MULTIPLICATION SIGN} Nobble & Grasp", "1 \N{MULTIPLICATION SIGN} Glitch & Co."
+    takes = {
+        0: (f"player_0: take player_1's bid of {nobble}", "player_1's bid or player_0's announcement",
+            f"player_1 did 'take player_2's bid of {glitch}'"),
+        1: (f"player_1: take player_2's bid of {glitch}", "player_2's bid or player_1's announcement",
+            f"player_0 did 'take player_1's bid of {nobble}'"),
+    }  # fmt: skip
+    record = records.GameRecord.load(path)
+    assert record.actions[:3] == [tick1, tick2, tick3]
+    _, moments = timeline(record)
+    void = [p for p in (0, 1) if f"{takes[p][0]} - VOID: " in "\n".join(moments[3].moves)]
+    assert len(void) == 1  # one take went through
+    move, undone, cause = takes[void[0]]
+    assert f"{move} - VOID: {undone} had changed: this tick {cause}" in out, out
+    assert f"your move was void: {undone} had changed: this tick {cause}" in out
+    assert f"{takes[1 - void[0]][0]} - VOID" not in out
+
+
+def test_render_shows_the_last_step_with_its_void_moves_and_summary():
+    """An env's own render(), in text and in pictures, tells the step it just played."""
+    n = 4
+    steps = [[propose(0, (0, 1), (1, 1), n), stop(n), stop(n), 0]]
+    module = game_module("stocks_and_bombs")
+    env = module.parallel_env(render_mode="ansi", illegal_action="raise", round_cap=1)
+    pictured = module.parallel_env(render_mode="rgb_array", illegal_action="raise", round_cap=1)
+    for e in (env, pictured):
+        e.reset(seed=3)
+    assert "VOID" not in env.render()
+    before = env.table.states.copy()
+    for e in (env, pictured):
+        e.step(dict(zip(e.possible_agents, steps[0], strict=True)))
+    text = env.render()
+    caller = int(env.table.states[0]["last_caller"])
+    assert text.count(f"VOID: player_{caller} had already called STOP this tick, which ended the round") == 2
+    assert "round 1 scored:" in text and "game over: " in text
+    game = env.table.game
+    events, summary = render.story(game, before, env.table.states, steps[0], env.table.voids, None)
+    assert summary[0] == "round 1 scored:" and summary[-1].startswith("game over: ")
+    np.testing.assert_array_equal(pictured.render(), render.draw(game, pictured.table.states, 0, None, events, summary))
+    assert not np.array_equal(pictured.render(), render.draw(game, pictured.table.states, 0, None))
+
+
+def test_the_winners_line_ranks_the_others():
+    game_cls = game_module("stonk_market")
+    game = game_cls.GAME(game_cls.CONFIG())
+    states = np.zeros(1, game.state_dtype)
+    game.reset(states, 0, 1)
+    states["totals"][0, :4] = [7, 19, 3, 12]
+    ranked = "player_3 12, player_0 7, player_2 3"
+    assert winners_line(game, states) == f"game over: player_1 wins with 19 points; then {ranked}"
+    states["totals"][0, :4] = [19, 19, 3, 12]
+    shared = "game over: player_0 and player_1 share the win with 19 points"
+    assert winners_line(game, states) == f"{shared}; then player_3 12, player_2 3"
+
+
+def test_repeating_an_open_announcement_or_bid_is_marked_as_changing_nothing():
+    env = table_env()
+    tick(env, p0=announce(GLITCH, 1))
+    tick(env, p1=market_bid(4, 1, 0, NOBBLE, 1))
+    game, states = env.table.game, env.table.states
+    again = game.name_action(states, 0, 0, announce(GLITCH, 1))
+    assert again.endswith("changes nothing, the announcement is open already")
+    assert "changes nothing" not in game.name_action(states, 0, 0, announce(GLITCH, 2))
+    assert game.name_action(states, 0, 1, market_bid(4, 1, 0, NOBBLE, 1)).endswith(
+        "changes nothing, the bid is open already"
+    )
+    assert "changes nothing" not in game.name_action(states, 0, 1, market_bid(4, 1, 0, NOBBLE, 2))
+
+
+def test_the_text_at_game_over_has_no_round_to_come_and_no_open_proposals():
+    record = play_recorded("stocks_and_bombs", 0)
+    game, moments = timeline(record)
+    states = moments[-1].states.copy()
+    states["prop_give"][0, 0], states["prop_recv"][0, 0], states["prop_to"][0, 0] = 0, 3, 1
+    text = game.render(states, 0, None)
+    assert text.startswith(f"Stocks & Bombs  game over after round {int(states[0]['round'])}\n")
+    assert "offers" not in text and "tick" not in text
+
+
+def test_a_page_of_a_record_without_players_says_so(tmp_path):
+    record = scripted("stocks_and_bombs", [[0, 0, 0, 0]], round_cap=1, tick_cap=1)
+    assert record.players is None
+    path = record.save(tmp_path / "game.json")
+    page = tmp_path / "game.html"
+    assert main(["replay", str(path), "--html", str(page)]) == 0
+    assert "seats: who held them was not recorded" in page.read_text()
+
+
+@pytest.mark.parametrize("p3_first", [True, False])
+def test_an_exchange_is_named_with_the_card_it_took_at_its_place_in_the_tick(p3_first):
+    """player_3 puts Glitch & Co. into the Exchange (which holds a Socktopus Ltd.) and player_0 puts a
+    Socktopus Ltd. in, in the same tick: player_0's trade changes nothing only if it came first."""
+    env = table_env()
+    seats = [3, 0] if p3_first else [0, 3]
+    order = force_order(env.table.states, seats)
+    before = env.table.states.copy()
+    joint = [market_exchange(4, SOCKTOPUS), 0, 0, market_exchange(4, GLITCH)]
+    env.step(dict(zip(env.possible_agents, joint, strict=True)))
+    game = env.table.game
+    assert tick_order(game, before) == order
+    lines = step_lines(game, before, env.table.states, joint, env.table.voids)
+    socktopus, glitch = "1 \N{MULTIPLICATION SIGN} Socktopus Ltd.", "1 \N{MULTIPLICATION SIGN} Glitch & Co."
+    if p3_first:
+        assert lines == [
+            f"player_0: exchange {socktopus} for the Exchange card (Glitch & Co.)",
+            f"player_3: exchange {glitch} for the Exchange card (Socktopus Ltd.)",
+        ]
+        assert env.table.states["hand"][0, 0, GLITCH] == MIXED_HANDS[0][GLITCH] + 1
+    else:
+        assert lines == [
+            f"player_0: exchange {socktopus} for the Exchange card (Socktopus Ltd.) - changes nothing, the same suit",
+            f"player_3: exchange {glitch} for the Exchange card (Socktopus Ltd.)",
+        ]
+        assert env.table.states["hand"][0, 0].tolist() == MIXED_HANDS[0]

@@ -47,7 +47,7 @@ def test_spaces_and_sizes():
     env = m.raw_env(num_players=4)
     env.reset(seed=0)
     assert env.action_space("player_0").n == 2 * 16 + 8 * 4 + 12 + 19 + 22
-    memory = 4 * (38 + 4 * 4) + 18 + 2 * 6 * (9 + 4)
+    memory = 4 * (38 + 4 * 4) + 18 + 2 * 6 * (9 + 4) + 10 * (3 * 6 + 7 * 4)
     assert env.observation_space("player_0")["observation"].shape == (123 + 104 * 4 + 16 + memory,)
     assert env.state().shape == env.state_space.shape
     without = m.raw_env(num_players=4, memory=False)
@@ -89,9 +89,14 @@ def test_parallel_uses_only_the_deciding_seat():
         action = int(rng.choice(np.flatnonzero(obs_a[actor]["action_mask"])))
         noisy = {agent: (action if agent == actor else 0) for agent in a.agents}
         obs_a, rew_a, term_a, _, _ = a.step(noisy)
-        _, rew_b, term_b, _, _ = b.step({actor: action, **{x: 10_000 for x in b.agents if x != actor}})
+        last = b.action_space(actor).n - 1  # in the action space, illegal for a waiting seat
+        _, rew_b, term_b, _, _ = b.step({actor: action, **{x: last for x in b.agents if x != actor}})
         assert rew_a == rew_b and term_a == term_b
     assert a.state().tobytes() == b.state().tobytes()
+    b.reset(seed=9)
+    waiting = [x for x in b.agents if x not in b.acting_agents]
+    with pytest.raises(ValueError, match="outside the action space"):
+        b.step({agent: 10_000 for agent in waiting})
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,7 @@ def test_memory_off_keeps_the_old_layout():
     with_memory = Stockpile(StockpileConfig())
     without = Stockpile(StockpileConfig(memory=False))
     assert without.observation_bounds[0].shape == (obs_size(4),) == (555,)
-    assert with_memory.observation_bounds[0].shape == (555 + 390,)
+    assert with_memory.observation_bounds[0].shape == (555 + 390 + 10 * (18 + 7 * 4),)  # 10 past rounds
     np.testing.assert_array_equal(with_memory.observation_bounds[1][:555], without.observation_bounds[1])
     a = play(StockpileConfig(), 4, (), seed=9)
     b = play(StockpileConfig(memory=False), 4, (), seed=9)

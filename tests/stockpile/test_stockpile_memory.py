@@ -1,12 +1,12 @@
 """The public memory (S17, 2026-12-01): exact entries, omissions, leaks, and the full state()."""
 
 import numpy as np
-from sp_helpers import AA, BB, BOOM, CC, DIV, EE, FEE1, LL, MINUS2, MINUS3, PLUS1, PLUS2, PLUS4, SS, Table
+from sp_helpers import AA, BB, BOOM, CC, DIV, EE, FEE1, FEE2, LL, MINUS2, MINUS3, PLUS1, PLUS2, PLUS4, SS, Table
 
 from stonk_envs.games.stockpile.market import earn
-from stonk_envs.games.stockpile.memory import memory_layout, seat_memory_block
+from stonk_envs.games.stockpile.memory import memory_layout, seat_memory_block, table_rounds
 from stonk_envs.games.stockpile.observe import obs_size, state_size
-from stonk_envs.games.stockpile.state import NUM_KINDS
+from stonk_envs.games.stockpile.state import DEMAND, NUM_KINDS, SUPPLY
 
 N = 4
 BASE = int(obs_size(N))
@@ -193,5 +193,118 @@ def test_state_tells_apart_debt_order_deck_order_and_rng():
 def state_of(t):
     out = np.zeros(t.game.state_size, np.float32)
     written = t.game.core.state_vector(t.states[0], out)
-    assert written == t.game.state_size == state_size(N)
+    assert written == t.game.state_size == state_size(t.n)
     return out
+
+
+# ---------------------------------------------------------------------------- every past round
+PAST = LAYOUT["memory_past_rounds"][0]
+PAST_ROW = 3 * 6 + 7 * N
+
+
+def play_round(t, supply=None, bids=None):
+    """Play one round: each seat lays its card 0 face-up on its own pile and card 1 face-down on
+    the next (``supply[seat]``: (up, pile up, pile down) instead), bids ``bids[seat]`` ((track, $K);
+    default 0 on its own track) in the first pass, and then takes its first legal action."""
+    start = t["round"]
+    while t["round"] == start and not t["game_over"]:
+        p = t.actor
+        if t["phase"] == SUPPLY:
+            action = t.supply_action(*(supply or {}).get(p, (0, p, (p + 1) % N)))
+        elif t["phase"] == DEMAND:
+            action = t.bid_action(*(bids or {}).get(p, (p, 0)))
+        else:
+            action = int(np.flatnonzero(t.mask(p))[0])
+        t.act(action)
+
+
+def past_row(obs, r):
+    return obs[PAST + r * PAST_ROW : PAST + (r + 1) * PAST_ROW]
+
+
+def assert_only_the_past_rounds_differ(a, b):
+    np.testing.assert_array_equal(a[:PAST], b[:PAST])  # everything the memory held before 2026-12-03
+    assert not np.array_equal(a[PAST:], b[PAST:])
+
+
+def test_who_laid_each_pile_card_once_the_round_is_over():
+    """Seat 0 lays Boom! face-up on pile 0 and seat 1 a CC on pile 1, or seat 1 the Boom! and seat 0
+    the CC: the same piles, each taken by the same seat. Seat 2 tells them apart a round later."""
+    tables = []
+    for boom_by in (0, 1):
+        t = Table(N, seed=3)
+        t["hand"][0] = [BOOM if boom_by == 0 else CC, FEE1]  # the face-down cards stay where they were
+        t["hand"][1] = [BOOM if boom_by == 1 else CC, FEE2]
+        supply = {boom_by: (0, 0, 2 + boom_by), 1 - boom_by: (0, 1, 3 - boom_by)}
+        play_round(t, supply={**supply, 2: (0, 2, 2), 3: (0, 3, 3)})
+        play_round(t)
+        assert t["round"] == 2
+        tables.append(t)
+    a, b = (t.observe(2) for t in tables)
+    assert_only_the_past_rounds_differ(a, b)
+    row = past_row(a, 0)[18:].reshape(N, 7)  # seat 2's view: seat 0 is relative seat 2, seat 1 relative 3
+    assert row[2, :3].tolist() == [BOOM + 1, 0 + 1, 2 + 1] and row[3, :3].tolist() == [CC + 1, 1 + 1, 3 + 1]
+    assert past_row(b, 0)[18:].reshape(N, 7)[2, 0] == CC + 1
+
+
+def test_pairs_and_prices_older_than_two_rounds():
+    """CC and BB get +1 and +2 in round 0 and the other way round in round 1, or the reverse: the same
+    prices after round 1, and the same two rounds after it. Seat 2 sees the difference in round 4."""
+    fixed = [LL, AA, SS, EE]
+    later = [
+        ([PLUS1, PLUS4, DIV, PLUS2], [MINUS3, MINUS2]),
+        ([DIV, PLUS1, PLUS2, PLUS4], [MINUS2, MINUS3]),
+    ]
+    tables = []
+    for first, second in ((PLUS1, PLUS2), (PLUS2, PLUS1)):
+        t = Table(N, seed=9)
+        rounds = [([PLUS4, DIV, MINUS2, MINUS3], [first, second]), ([MINUS3, MINUS2, PLUS4, DIV], [second, first])]
+        for others, ours in rounds + later:
+            t.to_last_sale()
+            t.set_pairs([CC, BB, *fixed], [*ours, *others])
+            play_round(t)
+        assert t["round"] == 4 and not t["company_events"][:, :2].any()  # no split, no bankruptcy
+        tables.append(t)
+    a, b = (t.observe(2) for t in tables)
+    assert_only_the_past_rounds_differ(a, b)
+    cc = past_row(a, 0)[3 * CC : 3 * CC + 3]  # round 0: CC at 6 with +1, seat 0's pair (relative 2)
+    assert cc.tolist() == [6, PLUS1 + 1, 1 + 2]
+    assert past_row(b, 0)[3 * CC : 3 * CC + 3].tolist() == [7, PLUS2 + 1, 1 + 2]
+    assert past_row(a, 1)[3 * BB : 3 * BB + 3].tolist() == [8, PLUS1 + 1, 1 + 3]  # seat 1's pair in round 1
+    assert not past_row(a, 4).any()  # round 4 is not over
+
+
+def test_bid_prices_paid_in_order():
+    """Seat 0 pays $6K for its pile in round 0 and $0K in round 1, or $0K then $6K: the same cash,
+    the same total paid, the same cards. Seat 2 tells the two apart once both rounds are over."""
+    tables = []
+    for first, second in ((6, 0), (0, 6)):
+        t = Table(N, seed=5)
+        play_round(t, bids={0: (0, first)})
+        play_round(t, bids={0: (0, second)})
+        tables.append(t)
+    a, b = (t.observe(2) for t in tables)
+    assert_only_the_past_rounds_differ(a, b)
+    paid = 18 + 2 * 7 + 4  # seat 0 is seat 2's relative seat 2; the record's "$K paid"
+    assert [past_row(a, r)[paid] for r in (0, 1)] == [6, 0]
+    assert [past_row(b, r)[paid] for r in (0, 1)] == [0, 6]
+
+
+def test_every_past_round_is_in_the_memory_and_the_state():
+    """After a whole game every round has its row, seen alike by every seat but for the seat order;
+    the state holds the rows too."""
+    t = Table(3, seed=2, rounds=3)
+    while not t["game_over"]:
+        play_round(t)
+    layout = memory_layout(3, int(obs_size(3)))
+    start, size = layout["memory_past_rounds"]
+    width = 18 + 7 * 3
+    assert size == int(table_rounds(3)) * width == 14 * width
+    rows = [t.observe(seat)[start : start + size].reshape(-1, width) for seat in range(3)]
+    assert (rows[0][:3, 1:18:3] > 0).all() and not rows[0][3:].any()  # three rounds, each with its pairs
+    records = [r[:3, 18:].reshape(3, 3, 7) for r in rows]
+    np.testing.assert_array_equal(records[1], np.roll(records[0], -1, axis=1))
+    assert (records[0][:, :, 3] > 0).all()  # every seat took a pile every round
+    before = state_of(t)
+    t["past_rec"][2, 1, 4] += 1
+    assert not np.array_equal(state_of(t), before)

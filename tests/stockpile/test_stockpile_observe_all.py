@@ -219,6 +219,10 @@ EDITS = {
     "company events": [("company_events", (4, 0), _plus(1))],
     "history price": [("hist_price", (0, 3), _plus(1))],
     "history holder": [("hist_holder", (0, 2), lambda v, n, st: (v + 1) % (n + 2))],
+    "past price": [("past_price", (0, 3), _plus(1))],
+    "past forecast": [("past_fc", (0, 1), lambda v, n, st: (v + 1) % 6)],
+    "past holder": [("past_holder", (0, 2), lambda v, n, st: (v + 1) % (n + 2))],
+    "past record": [("past_rec", (0, 1, REC_PAID), _plus(2))],
 }
 
 

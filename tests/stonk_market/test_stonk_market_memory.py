@@ -398,3 +398,24 @@ def test_two_histories_that_differ_only_in_a_replaced_bids_addressee_look_differ
         views.append(np.asarray(view(observations, 3)))
     assert (views[0] != views[1]).any()
     assert (views[0][: -N * N] == views[1][: -N * N]).all()  # before the extension the memory could not tell
+
+
+def test_a_seat_that_took_no_part_tells_a_replaced_bids_addressee():
+    """Five players: player_1 bids on player_0's or player_2's announcement, then on player_3's.
+    player_4 had no part in it and still tells the two histories apart."""
+    n = 5
+    views = []
+    for first in (0, 2):
+        env = sm.parallel_env(num_players=n)
+        env.reset(seed=1)
+        hands = env.table.states["hand"][0]
+        suit = int(np.flatnonzero(hands[0] * hands[2] * hands[3])[0])  # one suit all three announce
+        offer = int(next(s for s in np.flatnonzero(hands[1]) if s != suit))
+        tick(env, **{f"p{p}": announce(suit, 1) for p in (0, 2, 3)})
+        tick(env, p1=bid(n, 1, first, offer, 1))
+        observations, *_ = tick(env, p1=bid(n, 1, 3, offer, 1))
+        views.append(np.asarray(view(observations, 4)))
+        seen = memory(views[-1], n)["bids_on_seat"][(1 - 4) % n]  # player_1 from player_4
+        assert seen[(3 - 4) % n] == 1 and seen[(first - 4) % n] == 1
+    assert (views[0][: -n * n] == views[1][: -n * n]).all()  # only the bids-on-seat counts differ
+    assert (views[0] != views[1]).any()

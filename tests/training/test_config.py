@@ -59,7 +59,7 @@ def test_league_weights_are_normalised():
         ("", ["env_config.num_players=5"], "env_config must not set num_players"),
         ("", ["ppo.net_arch=[64,0]"], "each width of ppo.net_arch must be 1..65536, got 0"),
         ("", ["eval.opponents=[]"], "eval.opponents must name at least one player spec"),
-        ("", ["total_timesteps"], "overrides must be key=value"),
+        ("", ["total_timesteps"], "overrides must be KEY=VALUE"),
         ("", ["eval.opponents=[random,champion]"], "'champion' is not a built-in stocks_and_bombs player"),
         ("", ["ppo.learning_rate=nan"], "ppo.learning_rate must be a finite number (> 0.0 and <= 1.0), got nan"),
         ("", ["ppo.clip_range=inf"], "ppo.clip_range must be a finite number"),

@@ -11,7 +11,7 @@ import torch.multiprocessing as mp
 
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
-from stonk_envs.training.distributed import WORLD_FILE, World, check_world, train_worker
+from stonk_envs.training.distributed import WORLD_FILE, World, check_world, train_worker, weights_digest
 from tests.reliability.test_run_folder import hold_lock
 
 TINY = [
@@ -63,7 +63,9 @@ def test_two_workers_keep_identical_weights(tmp_path):
     for name, tensor in first["net"].items():
         assert torch.equal(tensor, second["net"][name]), name
     assert (run_dir / "policy.zip").is_file()
-    assert json.loads((run_dir / WORLD_FILE).read_text()) == {"world_size": 2}
+    world = json.loads((run_dir / WORLD_FILE).read_text())
+    assert world["world_size"] == 2 and world["weights_identical"] is True
+    assert world["weights_sha256"] == [weights_digest(first["net"])] * 2
     written = {p.name for p in tmp_path.iterdir()}
     assert written == {"run", "rank0.pt", "rank1.pt"}  # the second worker wrote nothing beside rank 0's folder
 

@@ -31,6 +31,7 @@ def test_machine_busy_seconds_reads_the_cpu_line(tmp_path):
     stat = tmp_path / "stat"
     stat.write_text("cpu  100 20 30 5000 7 1 2 3 0 0\n")
     assert machine_busy_seconds(stat) == pytest.approx(156 / os.sysconf("SC_CLK_TCK"))
+    assert machine_busy_seconds(stat, count_niced=False) == pytest.approx(136 / os.sysconf("SC_CLK_TCK"))
     assert machine_busy_seconds(tmp_path / "missing") is None
 
 
@@ -62,3 +63,27 @@ def test_adaptive_budget_follows_the_free_cores(tmp_path, monkeypatch):
     clock.update(wall=20.0, own=11.0)
     _stat(stat, int(31 * tick))
     assert budget.adjust() == 2 and torch.get_num_threads() == 2
+
+
+def test_a_count_waits_for_its_window(tmp_path, monkeypatch):
+    """A re-count sooner than the window after the last keeps the threads, and the next one spans both."""
+    cores = 2
+    monkeypatch.setattr(threads, "allowed_cores", lambda: cores)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    clock = {"wall": 0.0, "own": 0.0}
+    monkeypatch.setattr(threads.time, "monotonic", lambda: clock["wall"])
+    monkeypatch.setattr(threads.time, "sleep", lambda seconds: clock.update(wall=clock["wall"] + seconds))
+    monkeypatch.setattr(threads, "own_busy_seconds", lambda: clock["own"])
+    tick = os.sysconf("SC_CLK_TCK")
+    stat = tmp_path / "stat"
+    _stat(stat, 0)
+    budget = ThreadBudget(0, stat)  # counts over its first window: the machine idle
+    assert budget.threads == cores
+    # 10 ms later the others have been busy on both cores: too short a window to count
+    clock.update(wall=threads.WINDOW + 0.01)
+    _stat(stat, int(0.02 * tick))
+    assert budget.adjust() == cores
+    # 10 s after the first count: others busy on 1.9 cores over the whole window
+    clock.update(wall=threads.WINDOW + 10.0)
+    _stat(stat, int(19 * tick))
+    assert budget.adjust() == 1 and torch.get_num_threads() == 1

@@ -27,6 +27,8 @@ with ``R`` rounds, ``n`` players, ``S = stock_per_company``, ``F = fee_copies``,
 - **Debt.** At most every trading fee card: ``F·(1 + 2 + 3)`` $K in ``3F`` cards.
 - **Bids.** A track's bid only rises, so a round holds at most ``n·len(bid_values)`` bids;
   a seat pays at most ``B`` a round.
+- **Every round's record.** Rows of rounds after the ``R``-th are always 0; the codes are at
+  most: a forecast 6, a holder ``n + 2`` (``n + 1`` at 5 players: no pair lies face-down), a kind 11, a pile ``n``.
 """
 
 from __future__ import annotations
@@ -34,13 +36,21 @@ from __future__ import annotations
 import numpy as np
 
 from stonk_envs.games.stockpile.config import StockpileConfig
-from stonk_envs.games.stockpile.memory import history_block, memory_layout, memory_size, seat_memory_block
+from stonk_envs.games.stockpile.memory import (
+    history_block,
+    memory_layout,
+    memory_size,
+    past_round_block,
+    seat_memory_block,
+    table_rounds,
+)
 from stonk_envs.games.stockpile.observe import COMPANY_BLOCK, SEAT_BLOCK, obs_size, observation_layout, pile_block
 from stonk_envs.games.stockpile.state import (
     BOOM,
     BUST,
     FEE_KIND,
     FEE_VALUES,
+    FORECAST_NAMES,
     HISTORY,
     MEM_BANKRUPT_LOST,
     MEM_BOOMS,
@@ -50,6 +60,14 @@ from stonk_envs.games.stockpile.state import (
     NUM_COMPANIES,
     NUM_KINDS,
     NUM_MEMORY,
+    NUM_REC,
+    REC_BIDS,
+    REC_DOWN_PILE,
+    REC_PAID,
+    REC_TOOK,
+    REC_TOP_BID,
+    REC_UP_KIND,
+    REC_UP_PILE,
 )
 
 MAX_UP_FORECAST, UP_FORECASTS_PER_ROUND, MAX_DOWN_FORECAST = 4, 4 + 2 + 1, 3
@@ -153,3 +171,15 @@ def _memory_bounds(c: StockpileConfig, lim: dict, copies: np.ndarray, high: np.n
     start, size = lay["memory_rounds"]
     rounds = high[start : start + size].reshape(HISTORY * NUM_COMPANIES, int(history_block(n)))
     rounds[:, 0] = c.max_price
+    start, size = lay["memory_past_rounds"]
+    past = high[start : start + size].reshape(int(table_rounds(n)), int(past_round_block(n)))
+    past[r:] = 0.0  # rounds this game does not play
+    pairs = past[:r, : 3 * NUM_COMPANIES].reshape(r, NUM_COMPANIES, 3)
+    pairs[:, :, 0] = c.max_price
+    pairs[:, :, 1] = len(FORECAST_NAMES)
+    pairs[:, :, 2] = n + 2 if n + 1 < NUM_COMPANIES else n + 1  # face-down pairs exist below 5 players
+    records = past[:r, 3 * NUM_COMPANIES :].reshape(r, n, NUM_REC)
+    records[:, :, REC_UP_KIND] = NUM_KINDS
+    records[:, :, [REC_UP_PILE, REC_DOWN_PILE, REC_TOOK]] = n
+    records[:, :, [REC_PAID, REC_TOP_BID]] = lim["top_bid"]
+    records[:, :, REC_BIDS] = lim["bids"]

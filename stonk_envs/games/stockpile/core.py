@@ -110,6 +110,10 @@ def init(
     s.hist_price[:, :] = 0
     s.hist_fc[:, :] = NONE
     s.hist_holder[:, :] = NONE
+    s.past_price[:, :] = 0
+    s.past_fc[:, :] = NONE
+    s.past_holder[:, :] = NONE
+    s.past_rec[:, :, :] = 0
     s.hand[:, :] = NONE
     for p in range(n):
         s.cash[p] = start_cash

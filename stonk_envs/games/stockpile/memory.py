@@ -23,15 +23,30 @@ round h ago, company c     H * 6 * (9 + n)  for the last H completed rounds (h =
                                             closing price, the forecast one-hot (6) paired
                                             with c, whose pair it was: relative seat one-hot
                                             (n), public, face-down
+round r, company c         R * (18 + 7n)    every completed round r (r = 0 the first, R rows;
+  (6 times), then seat jr                    rows of rounds not yet played are 0): per company
+  (n times)                                  its closing price, the forecast paired with it
+                                             (1 + forecast index) and whose pair it was (1 +
+                                             relative seat, n + 1 public, n + 2 face-down);
+                                             then per seat jr its round record as above, as
+                                             numbers: face-up kind + 1, face-up pile + 1,
+                                             face-down pile + 1, pile taken + 1 (0: none), $K
+                                             paid, bids placed, highest bid $K
 =========================  ===============  =================================================
 
-Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n)``; 390 at 4 players.
+``R`` = :func:`table_rounds` (n), the most rounds any deck allows: 14, 10 and 8 rows for 3, 4
+and 5 players. The last section was appended on 2026-12-03 (every earlier offset is kept):
+with the two-round history and this round's record alone, who laid each pile card, the pairs
+and prices of older rounds and the prices paid round by round were lost once a round ended.
+
+Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n) + R * (18 + 7n)``; 850 at 4 players.
 """
 
 from numba import njit
 
-from stonk_envs.games.stockpile.blocks import absolute, copy, relative, remember, rotate_blocks
+from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, remember, rotate_blocks
 from stonk_envs.games.stockpile.state import (
+    DECK_CAP,
     HISTORY,
     LED_BIDS,
     MAX_PLAYERS,
@@ -61,8 +76,26 @@ def history_block(n):
 
 
 @njit(cache=True)
-def memory_size(n):
+def table_rounds(n):
+    """Rows of the record of every round: the most rounds a deck of the largest make-up allows."""
+    return (DECK_CAP - n) // (3 * n)
+
+
+@njit(cache=True)
+def past_round_block(n):
+    """Entries of one round's row: price, forecast and holder per company, the record per seat."""
+    return 3 * NUM_COMPANIES + NUM_REC * n
+
+
+@njit(cache=True)
+def past_rounds_start(n):
+    """Where the record of every round starts in the memory section."""
     return n * seat_memory_block(n) + NUM_COMPANIES * NUM_EVENTS + HISTORY * NUM_COMPANIES * history_block(n)
+
+
+@njit(cache=True)
+def memory_size(n):
+    return past_rounds_start(n) + table_rounds(n) * past_round_block(n)
 
 
 @njit(cache=True)
@@ -144,6 +177,34 @@ def write_rounds(s, seat, out):
 
 
 @njit(cache=True)
+def write_past_rounds(s, seat, out):
+    """The record of every round in ``seat``'s memory section ``out`` (every entry set)."""
+    n = s.n
+    start = past_rounds_start(n)
+    width = past_round_block(n)
+    rows = table_rounds(n)
+    table = out[start : start + rows * width]
+    fill(table, 0.0)
+    for r in range(min(s.round, rows)):
+        row = table[r * width : (r + 1) * width]
+        for c in range(NUM_COMPANIES):
+            row[3 * c] = s.past_price[r, c]
+            row[3 * c + 1] = s.past_fc[r, c] + 1
+            i = s.past_holder[r, c]
+            row[3 * c + 2] = 1 + relative(i, seat, n) if i < n else (n + 1 if i == n else n + 2)
+        for jr in range(n):
+            rec = s.past_rec[r, absolute(jr, seat, n)]
+            k = 3 * NUM_COMPANIES + jr * NUM_REC
+            row[k] = rec[REC_UP_KIND] + 1
+            row[k + 1] = rec[REC_UP_PILE] + 1
+            row[k + 2] = rec[REC_DOWN_PILE] + 1
+            row[k + 3] = rec[REC_TOOK] + 1
+            row[k + 4] = rec[REC_PAID]
+            row[k + 5] = rec[REC_BIDS]
+            row[k + 6] = rec[REC_TOP_BID]
+
+
+@njit(cache=True)
 def write_memory(s, seat, out):
     """Write ``seat``'s memory section (layout above) into ``out`` (its own view, any content)."""
     n = s.n
@@ -154,6 +215,7 @@ def write_memory(s, seat, out):
         q = absolute(jr, seat, n)
         write_seat_record(s, q, n, out[jr * size : (jr + 1) * size])
     write_rounds(s, seat, out)
+    write_past_rounds(s, seat, out)
 
 
 @njit(cache=True)
@@ -162,7 +224,8 @@ def copy_rounds(s, seat, first, out):
     (``first``): copied, the history's holders re-pointed from seat 0 to ``seat``."""
     n = s.n
     k = n * seat_memory_block(n)
-    copy(first[k:], out[k:])
+    end = past_rounds_start(n)
+    copy(first[k:end], out[k:end])
     k += NUM_COMPANIES * NUM_EVENTS
     width = history_block(n)
     for h in range(HISTORY):
@@ -180,9 +243,11 @@ def copy_rounds(s, seat, first, out):
 @njit(cache=True)
 def rotate_memory(s, seat, first, out):
     """Write ``seat``'s memory section into ``out`` from seat 0's (``first``): a seat's block
-    does not depend on who looks, so the blocks are rotated and the rest copied."""
+    does not depend on who looks, so the blocks are rotated and the rest copied (the record
+    of every round is written)."""
     rotate_blocks(first, out, 0, seat_memory_block(s.n), s.n, seat)
     copy_rounds(s, seat, first, out)
+    write_past_rounds(s, seat, out)
 
 
 @njit(cache=True)
@@ -232,6 +297,7 @@ def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:
         ("memory_seats", n * int(seat_memory_block(n))),
         ("memory_companies", NUM_COMPANIES * NUM_EVENTS),
         ("memory_rounds", HISTORY * NUM_COMPANIES * int(history_block(n))),
+        ("memory_past_rounds", int(table_rounds(n)) * int(past_round_block(n))),
     ]
     layout = {}
     for name, size in sizes:

@@ -34,8 +34,9 @@ public memory            see below    only with ``memory=True``: the table of
                                       :mod:`stonk_envs.games.stockpile.memory`
 =======================  ===========  ======================================================
 
-Size: ``123 + 104n + n^2`` (555 at 4 players), plus ``n(38 + 4n) + 18 + 12(9 + n)`` (390)
-with the memory. The bounds of every entry are derived in :mod:`.bounds`.
+Size: ``123 + 104n + n^2`` (555 at 4 players), plus ``n(38 + 4n) + 18 + 12(9 + n) + R(18 + 7n)``
+(850; ``R`` rows of past rounds, 10 at 4 players) with the memory. The bounds of every entry
+are derived in :mod:`.bounds`.
 
 Writers: :func:`observe` writes one seat's row from zeros (the reference); :func:`observe_all`
 writes seat 0's row and builds the others by copies and rotations (a seat's public blocks do
@@ -60,12 +61,15 @@ from stonk_envs.games.stockpile.blocks import (
 from stonk_envs.games.stockpile.market import debt_total
 from stonk_envs.games.stockpile.memory import (
     copy_rounds,
+    past_round_block,
     rotate_memory,
     round_record_size,
     rounds_changed,
     seat_inputs_changed,
     seat_memory_block,
+    table_rounds,
     write_memory,
+    write_past_rounds,
     write_round_record,
     write_rounds,
     write_seat_counts,
@@ -91,6 +95,7 @@ from stonk_envs.games.stockpile.touched import (
     INPUTS,
     MARKET,
     PAIRS,
+    PAST,
     PILES,
     ROUNDS,
     SEAT_COMPANY,
@@ -555,14 +560,17 @@ def _update_seat_blocks(s, out):
 
 @njit(cache=True)
 def _update_rounds(s, out):
-    """Rewrite every row's memory company counts and round history if they changed."""
-    if not (is_touched(s, ROUNDS) and rounds_changed(s) and s.mem_on):
-        return
+    """Rewrite every row's memory company counts and round history if they changed, and its
+    record of every past round when a round ended (or the records came from outside)."""
     memory = obs_size(s.n)
-    first = out[0, memory:]
-    write_rounds(s, 0, first)
-    for seat in range(1, s.n):
-        copy_rounds(s, seat, first, out[seat, memory:])
+    if is_touched(s, ROUNDS) and rounds_changed(s) and s.mem_on:
+        first = out[0, memory:]
+        write_rounds(s, 0, first)
+        for seat in range(1, s.n):
+            copy_rounds(s, seat, first, out[seat, memory:])
+    if is_touched(s, PAST) and s.mem_on:
+        for seat in range(s.n):
+            write_past_rounds(s, seat, out[seat, memory:])
 
 
 @njit(cache=True)
@@ -591,7 +599,8 @@ def state_size(n):
     per_seat = 6 + 2 * NUM_COMPANIES + 3 + DEBT_CAP + NUM_COMPANIES * NUM_MEMORY + NUM_COMPANIES * n
     per_seat += NUM_LEDGER + NUM_REC + NUM_KINDS + n + 2 * NUM_COMPANIES
     public = 4 + 13 + 4 * NUM_COMPANIES + DECK_CAP + NUM_KINDS + NUM_COMPANIES * NUM_EVENTS
-    return public + 3 * HISTORY * NUM_COMPANIES + n * (3 * PILE_CAP + 2) + n * per_seat + OPTIONS
+    past = table_rounds(n) * past_round_block(n)
+    return public + 3 * HISTORY * NUM_COMPANIES + n * (3 * PILE_CAP + 2) + n * per_seat + OPTIONS + past
 
 
 @njit(cache=True)
@@ -604,8 +613,9 @@ def _put(out, k, values):
 @njit(cache=True)
 def state_vector(s, out):
     """Write the full state as a flat vector: every hidden card, the deck in order, each seat's
-    debts in order, the random stream (four 16-bit parts) and the public memory; two states
-    that can play out differently give different vectors."""
+    debts in order, the random stream (four 16-bit parts) and the public memory, then every
+    option and the record of every round; two states that can play out differently give
+    different vectors."""
     n = s.n
     out[:] = 0.0
     write_rng_parts(s.rng, out[:RNG_PARTS])
@@ -666,7 +676,13 @@ def state_vector(s, out):
         k = _put(out, k, s.won_up[p])
         k = _put(out, k, s.down_from[p, :n])
         k = _put(out, k, s.div_total[p].ravel())
-    return _put_options(s, out, k)
+    k = _put_options(s, out, k)
+    for r in range(table_rounds(n)):  # the record of every round (appended 2026-12-03)
+        k = _put(out, k, s.past_price[r])
+        k = _put(out, k, s.past_fc[r])
+        k = _put(out, k, s.past_holder[r])
+        k = _put(out, k, s.past_rec[r, :n].ravel())
+    return k
 
 
 @njit(cache=True)

@@ -29,6 +29,7 @@ from stonk_envs.games.stockpile.state import (
     LED_BIDS,
     LED_DIVIDENDS,
     LED_SALES,
+    MAX_TABLE_ROUNDS,
     MEM_BOOMS,
     MEM_BUSTS,
     MEM_DIV_REGULAR,
@@ -39,6 +40,7 @@ from stonk_envs.games.stockpile.state import (
     MEM_UNSPLIT,
     NONE,
     NUM_COMPANIES,
+    NUM_REC,
     OVER,
     REC_BIDS,
     REC_DOWN_PILE,
@@ -53,9 +55,10 @@ from stonk_envs.games.stockpile.state import (
 )
 from stonk_envs.games.stockpile.touched import (
     DECK,
-    EVERYTHING,
     HANDS,
     INPUTS,
+    MOST,
+    PAST,
     PILES,
     SEAT_COMPANY,
     SEATS,
@@ -216,7 +219,7 @@ def bid(s, i):
 @njit(cache=True)
 def resolve_demand(s):
     """S10: in turn order, pay the bid and take the pile; fees in the order the pile was laid."""
-    touch(s, EVERYTHING)
+    touch(s, MOST)
     n = s.n
     for k in range(n):
         p = seat_at(s, k)
@@ -276,7 +279,7 @@ def begin_action(s):
 @njit(cache=True)
 def play(s, i):
     """S11: play one action card on a company; move on when the actor has none left."""
-    touch(s, EVERYTHING)  # a price move may split or bankrupt the company
+    touch(s, MOST)  # a price move may split or bankrupt the company
     p = s.actor
     c = i % NUM_COMPANIES
     if i < NUM_COMPANIES:
@@ -348,7 +351,7 @@ def sell(s, i, out):
 @njit(cache=True)
 def run_movement(s, out):
     """S13: resolve the pairs in order until a dividend needs decisions or the round ends."""
-    touch(s, EVERYTHING)
+    touch(s, MOST)
     n = s.n
     while s.move_k < NUM_COMPANIES:
         k = s.move_k
@@ -400,7 +403,8 @@ def reveal(s, i, out):
 # ---------------------------------------------------------------------------- round end
 @njit(cache=True)
 def remember_round(s):
-    """Push the round's closing prices and its pairs (all revealed by now) onto the history."""
+    """Push the round's closing prices and its pairs (all revealed by now) onto the history, and
+    write them with every seat's round record into the round's row of the record of every round."""
     for h in range(HISTORY - 1, 0, -1):
         for c in range(NUM_COMPANIES):
             s.hist_price[h, c] = s.hist_price[h - 1, c]
@@ -411,6 +415,16 @@ def remember_round(s):
         s.hist_price[0, c] = s.price[c]
         s.hist_fc[0, c] = s.pair_fc[i]
         s.hist_holder[0, c] = i
+    touch(s, PAST)
+    r = s.round
+    if r < MAX_TABLE_ROUNDS:  # always, within the deck's limit on rounds
+        for c in range(NUM_COMPANIES):
+            s.past_price[r, c] = s.hist_price[0, c]
+            s.past_fc[r, c] = s.hist_fc[0, c]
+            s.past_holder[r, c] = s.hist_holder[0, c]
+        for p in range(s.n):
+            for k in range(NUM_REC):
+                s.past_rec[r, p, k] = s.round_rec[p, k]
 
 
 @njit(cache=True)

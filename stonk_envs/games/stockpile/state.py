@@ -87,6 +87,9 @@ NUM_EVENTS = 3
 HISTORY = 2
 """Completed rounds whose pairs and closing prices the observation remembers (last first)."""
 
+MAX_TABLE_ROUNDS = (DECK_CAP - 3) // 9
+"""Rows of the record of every completed round: the most rounds any deck allows (3 players)."""
+
 SEAT_INPUTS = NUM_REC + NUM_KINDS + MAX_PLAYERS + 1 + 2 * NUM_COMPANIES
 """What a seat's block of the public memory is written from (see ``memory.seat_inputs_changed``)."""
 
@@ -165,6 +168,11 @@ STATE_DTYPE = np.dtype(
         ("hist_price", np.int32, (HISTORY, NUM_COMPANIES)),  # closing price of a completed round
         ("hist_fc", np.int8, (HISTORY, NUM_COMPANIES)),  # the forecast paired with the company
         ("hist_holder", np.int8, (HISTORY, NUM_COMPANIES)),  # the pair's slot i (seat, public, face-down)
+        # every completed round (row r: round r), appended 2026-12-03
+        ("past_price", np.int32, (MAX_TABLE_ROUNDS, NUM_COMPANIES)),  # closing prices
+        ("past_fc", np.int8, (MAX_TABLE_ROUNDS, NUM_COMPANIES)),  # the forecast paired with each company
+        ("past_holder", np.int8, (MAX_TABLE_ROUNDS, NUM_COMPANIES)),  # whose pair it was (slot i)
+        ("past_rec", np.int32, (MAX_TABLE_ROUNDS, MAX_PLAYERS, NUM_REC)),  # each seat's round record
         # what the batched engine's observation rows were last written from (observe.observe_all_update);
         # not part of the game: no rule reads them. Narrow types keep them in few cache lines; a value
         # they cannot hold counts as changed at every step (blocks.remember)

@@ -12,12 +12,16 @@ Bits: the four public sections at the bottom, then per-seat sections as one byte
 
 from numba import njit
 
-MARKET, PAIRS, DECK, ROUNDS = 1, 2, 4, 8
-"""Public sections: rounds and prices, the pairs, deck and discards, the memory's round history."""
+MARKET, PAIRS, DECK, ROUNDS, PAST = 1, 2, 4, 8, 16
+"""Public sections: rounds and prices, the pairs, deck and discards, the memory's round history,
+the memory's record of every past round."""
 PILES, HANDS, TIPS, SEATS, SEAT_COMPANY, INPUTS = 8, 16, 24, 32, 40, 48
 """Shifts of the per-seat sections: pile t, seat's hand, seat's tips, seat q's public block,
 seat q's seat-company blocks, what seat q's memory block is written from."""
 EVERYTHING = -1
+MOST = ~PAST
+"""Every section but the record of past rounds, which changes only when a round ends (the
+rules touch it then) or in records from outside (the engine then sets :data:`EVERYTHING`)."""
 
 
 @njit(cache=True, inline="always")

@@ -94,19 +94,19 @@ class StocksAndBombs(Game):
     def render(self, states, i, seat):
         s = states[i]
         n = self.num_players
-        lines = [f"Stocks & Bombs  round {s['round'] + 1}  tick {s['tick']}/{s['tick_cap']}"]
+        over = bool(s["game_over"])
+        head = f"game over after round {s['round']}" if over else f"round {s['round'] + 1}"
+        lines = [f"Stocks & Bombs  {head}" + ("" if over else f"  tick {s['tick']}/{s['tick_cap']}")]
         for p in range(n):
             held = " ".join(piece_name(x) for x in range(3 * n) if s["holder"][x] == p)
             secret = seat is None or seat == p
             target = f"target c{s['target'][p]}" if secret else "target ?"
             prop = ""
-            if s["prop_give"][p] != core.NONE:
+            if s["prop_give"][p] != core.NONE and not over:  # open proposals end with the game
                 prop = (
                     f"  offers {piece_name(s['prop_give'][p])} to player_{s['prop_to'][p]}"
                     f" for {piece_name(s['prop_recv'][p])}"
                 )
             me = " (you)" if seat == p else ""
             lines.append(f"player_{p}{me}: total {s['totals'][p]:>2}  {target}  holds {held}{prop}")
-        if s["game_over"]:
-            lines.append("game over")
         return "\n".join(lines)

@@ -66,17 +66,23 @@ class StonkMarket(Game):
         return {"WAIT": "wait", "WITHDRAW": "withdraw my announcement", "STONKS": "call STONKS"}[kind]
 
     def name_action(self, states, i, seat, action, public=False):
+        """The move in words from the table ``states[i]``; a move that would change nothing says so."""
         kind, j, suit, count = self.decode(seat, action)
         s = states[i]
+        name = self.describe_action(seat, action)
         if kind == "BID" and s["ann_count"][j] > 0:
             wanted = f"{s['ann_count'][j]} {TIMES} {SUIT_NAMES[s['ann_suit'][j]]}"
-            return f"bid {count} {TIMES} {SUIT_NAMES[suit]} on player_{j}'s {wanted}"
-        if kind == "TAKE" and s["bid_count"][j] > 0:
-            return f"take player_{j}'s bid of {s['bid_count'][j]} {TIMES} {SUIT_NAMES[s['bid_suit'][j]]}"
-        if kind == "EXCHANGE":
+            name = f"bid {count} {TIMES} {SUIT_NAMES[suit]} on player_{j}'s {wanted}"
+            if (s["bid_to"][seat], s["bid_suit"][seat], s["bid_count"][seat]) == (j, suit, count):
+                name += " - changes nothing, the bid is open already"
+        elif kind == "ANNOUNCE" and (s["ann_suit"][seat], s["ann_count"][seat]) == (suit, count):
+            name += " - changes nothing, the announcement is open already"
+        elif kind == "TAKE" and s["bid_count"][j] > 0:
+            name = f"take player_{j}'s bid of {s['bid_count'][j]} {TIMES} {SUIT_NAMES[s['bid_suit'][j]]}"
+        elif kind == "EXCHANGE":
             name = f"exchange 1 {TIMES} {SUIT_NAMES[suit]} for the Exchange card ({SUIT_NAMES[s['exchange']]})"
-            return name + (" - changes nothing, the same suit" if suit == s["exchange"] else "")
-        return self.describe_action(seat, action)
+            name += " - changes nothing, the same suit" if suit == s["exchange"] else ""
+        return name
 
     def why_illegal(self, states, i, seat, action):
         s = states[i]

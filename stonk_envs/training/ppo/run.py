@@ -260,7 +260,6 @@ class PPORun:
 
     def _at_rollout_start(self) -> None:
         c, due = self.config, self.due
-        self.threads.adjust()
         if self.stop_requested:
             self.checkpoint()
             raise StopRequested
@@ -292,6 +291,7 @@ class PPORun:
         Returns ``(losses, decisions)``; the rollout's open decisions are carried to the next one.
         """
         c = self.config
+        self.threads.adjust()
         carried = len(self.rollouts.carried["columns"])
         table, decisions = self.rollouts.collect(c.ppo.n_steps, teacher, labeler)
         losses = fit(self.rollouts.samples(table, c.ppo.gamma, c.ppo.gae_lambda))

@@ -1,9 +1,9 @@
 """What a step did, in the words a player reads: the moves (void ones marked, with why), the
 round it scored and, at the end, the winners with their scores.
 
-Play, the terminal replay, the HTML page and the pictures all tell a step through these
-functions, from the table before the step, the table after it, the joint action and the
-void codes the step wrote (:mod:`stonk_envs.core.negotiation`).
+Play, the terminal replay, the HTML page, the pictures and an env's ``render()`` all tell a
+step through these functions, from the table before the step, the table after it, the joint
+action and the void codes the step wrote (:mod:`stonk_envs.core.negotiation`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 
 from stonk_envs.core.game import NO_ACTION, Game
 from stonk_envs.core.negotiation import VOID_NONE, VOID_REASONS, VOID_ROUND_OVER
+from stonk_envs.core.rng import permutation
 
 
 def step_lines(
@@ -20,10 +21,11 @@ def step_lines(
     """``player_2: bid $6K on pile 2``, one per seat that did more than wait; a void move ends in
     ``- VOID: <why>``. Seen from ``viewer``, others' moves are named without their hidden cards."""
     lines = []
+    order = tick_order(game, before)
     for seat, action in enumerate(joint):
         if action == NO_ACTION:
             continue
-        name = game.name_action(before, 0, seat, int(action), public=viewer is not None and viewer != seat)
+        name = move_name(game, before, joint, voids, seat, order, public=viewer is not None and viewer != seat)
         if name == "wait":
             continue
         line = f"player_{seat}: {name}"
@@ -33,8 +35,35 @@ def step_lines(
     return lines
 
 
+def tick_order(game: Game, before: np.ndarray) -> list[int]:
+    """The seats in the order their moves resolved in the step from ``before``: a real-time tick's
+    order is its first draw from the game's random stream (M2, B3), drawn again here on a copy;
+    a turn-based game's one move needs none."""
+    n = game.num_players
+    if not game.simultaneous:
+        return list(range(n))
+    order = np.empty(n, np.int64)
+    permutation(before.copy()[0], order, n)
+    return order.tolist()
+
+
+def move_name(game: Game, before: np.ndarray, joint, voids, seat: int, order: list[int], public: bool = False) -> str:
+    """``seat``'s move of the step in words, from the table as it was when the move resolved where
+    that matters: a Stonk Market EXCHANGE takes the card an earlier EXCHANGE of the tick put there."""
+    action = int(joint[seat])
+    if game.name == "stonk_market" and game.decode(seat, action)[0] == "EXCHANGE" and int(voids[seat]) == VOID_NONE:
+        table = before.copy()
+        for q in order[: order.index(seat)]:
+            kind, _, suit, _ = game.decode(q, int(joint[q]))
+            if kind == "EXCHANGE" and int(voids[q]) == VOID_NONE:
+                table["exchange"][0] = suit
+        return game.name_action(table, 0, seat, action, public)
+    return game.name_action(before, 0, seat, action, public)
+
+
 def void_reason(game: Game, before: np.ndarray, after: np.ndarray, joint: list[int], voids, seat: int) -> str:
-    """Why ``seat``'s move of this step did nothing, naming the moves of the tick that undid it."""
+    """Why ``seat``'s move of this step did nothing, naming the moves resolved before it in the tick
+    that undid it."""
     code = int(voids[seat])
     if code == VOID_ROUND_OVER:
         caller = int(after[0]["last_caller"]) if "last_caller" in after.dtype.names else -1
@@ -42,9 +71,15 @@ def void_reason(game: Game, before: np.ndarray, after: np.ndarray, joint: list[i
         if caller >= 0:
             return f"player_{caller} had already called {call} this tick, which ended the round"
         return VOID_REASONS[code]
-    done = [(q, int(a)) for q, a in enumerate(joint) if q != seat and a > 0 and int(voids[q]) == VOID_NONE]
-    explain = {"stocks_and_bombs": _stocks_and_bombs_void, "stonk_market": _stonk_market_void}.get(game.name)
-    why = explain(game, before[0], seat, int(joint[seat]), done) if explain else None
+    order = tick_order(game, before)
+    done = [(q, int(joint[q])) for q in order[: order.index(seat)] if joint[q] > 0 and int(voids[q]) == VOID_NONE]
+    if game.name == "stocks_and_bombs":
+        why = _stocks_and_bombs_void(game, before[0], seat, int(joint[seat]), done)
+    elif game.name == "stonk_market":
+        names = {q: move_name(game, before, joint, voids, q, order, public=True) for q, _ in done}
+        why = _stonk_market_void(game, seat, int(joint[seat]), done, names)
+    else:
+        why = None
     return why or VOID_REASONS.get(code, "it did nothing")
 
 
@@ -77,19 +112,19 @@ def _stocks_and_bombs_void(game, s, seat: int, action: int, done: list[tuple[int
     return None
 
 
-def _stonk_market_void(game, s, seat: int, action: int, done: list[tuple[int, int]]) -> str | None:
+def _stonk_market_void(game, seat: int, action: int, done: list[tuple[int, int]], names: dict) -> str | None:
     kind, j, _, _ = game.decode(seat, action)
     involved = {seat} | ({j} if kind in ("BID", "TAKE") else set())
     causes = []
     for q, other in done:
         other_kind, k, _, _ = game.decode(q, other)
         if q in involved or (other_kind == "TAKE" and k in involved):
-            causes.append(f"player_{q} did '{game.name_action(s.reshape(1), 0, q, other, public=True)}'")
+            causes.append(f"player_{q} did '{names[q]}'")
     if not causes:
         return None
     undone = {
-        "BID": f"player_{j}'s announcement was no longer as it stood",
-        "TAKE": f"player_{j}'s bid or {_own(seat)} announcement was no longer as it stood",
+        "BID": f"player_{j}'s announcement had changed",
+        "TAKE": f"player_{j}'s bid or {_own(seat)} announcement had changed",
         "WITHDRAW": f"{_own(seat)} announcement was gone",
     }.get(kind, f"player_{seat} no longer held the cards")
     return f"{undone}: this tick " + " and ".join(causes)
@@ -115,13 +150,15 @@ def summary_lines(game: Game, before: np.ndarray, after: np.ndarray, joint: list
 
 
 def winners_line(game: Game, states: np.ndarray, i: int = 0) -> str:
-    """``game over: player_2 wins with 14 points`` (a shared win names every winner)."""
+    """``game over: player_2 wins with 14 points; then player_0 9, player_1 3`` (a shared win names
+    every winner; the others follow from the highest score down)."""
     scores = game.scores(states, i)
     best = scores.max()
     winners = [f"player_{p}" for p in np.flatnonzero(scores == best)]
     unit = "net worth $" if game.name == "stockpile" else ""
     points = f"{unit}{best:g}K" if unit else f"{best:g} points"
-    others = ", ".join(f"player_{p} {unit}{v:g}{'K' if unit else ''}" for p, v in enumerate(scores) if v != best)
+    ranked = sorted((p for p in range(len(scores)) if scores[p] != best), key=lambda p: -scores[p])
+    others = ", ".join(f"player_{p} {unit}{scores[p]:g}{'K' if unit else ''}" for p in ranked)
     rest = f"; then {others}" if others else ""
     if len(winners) == 1:
         return f"game over: {winners[0]} wins with {points}{rest}"

@@ -1,0 +1,93 @@
+"""RLlib on the batched engine (``env_path: vector``): one iteration trains, actions are legal, the league grows.
+
+One small algorithm (16 games, a 16-unit network, short games) is built and trained for one
+iteration in one Ray session; the tests read it.
+"""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray")
+
+from stonk_envs.evaluation import evaluate
+from stonk_envs.integrations.rllib_config import load_rllib_config
+from stonk_envs.policies.checkpoint import load_policy
+from stonk_envs.policies.torch_policy import TorchPolicy
+from stonk_envs.vector.gym_vector import EngineVectorEnv
+
+GAMES = 16
+OVERRIDES = [f"num_envs_per_env_runner={GAMES}", "train_batch_size=128", "minibatch_size=64", "num_epochs=1",
+             "hidden=[16]", "league.snapshot_every=1", "env_config.round_cap=1", "torch_threads=1"]
+
+
+@pytest.fixture(scope="module")
+def trained():
+    """``(algorithm, config, first iteration's result)``."""
+    import ray
+
+    from stonk_envs.integrations.rllib_train import build_algorithm
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    config = load_rllib_config("rllib_stocks_and_bombs", OVERRIDES)
+    algorithm = build_algorithm(config)
+    try:
+        yield algorithm, config, algorithm.train()
+    finally:
+        algorithm.stop()
+        ray.shutdown()
+
+
+def runner_env(algorithm) -> EngineVectorEnv:
+    return algorithm.env_runner_group.local_env_runner.env.unwrapped
+
+
+def test_one_iteration_trains_on_the_batched_engine(trained):
+    from ray.rllib.core import ALL_MODULES
+
+    algorithm, _, result = trained
+    env = runner_env(algorithm)
+    assert isinstance(env, EngineVectorEnv) and env.num_envs == GAMES and env.layout == "rllib"
+    assert result["env_runners"]["num_env_steps_sampled"] >= 128
+    assert result["learners"][ALL_MODULES]["num_env_steps_trained_lifetime"] >= 128
+
+
+def test_the_learner_plays_only_legal_actions(trained):
+    algorithm, _, _ = trained
+    episodes = algorithm.env_runner_group.local_env_runner.sample(num_timesteps=4 * GAMES, explore=True)
+    checked = 0
+    for episode in episodes:
+        masks = np.asarray(episode.get_observations()["action_mask"])[: len(episode)]
+        actions = np.asarray(episode.get_actions())
+        assert masks[np.arange(len(actions)), actions].all()
+        assert not masks.all()  # masks that exclude something, so the check can fail
+        checked += len(actions)
+    assert checked >= 4 * GAMES
+
+
+def test_the_league_callback_adds_a_snapshot_of_the_learner_to_every_runner(trained):
+    import torch
+
+    from stonk_envs.integrations.rllib_vector import learner_net
+
+    algorithm, _, result = trained
+    assert result["league_snapshots"] == 1
+    members = runner_env(algorithm).selfplay.policies
+    assert [m if isinstance(m, str) else type(m).__name__ for m in members][2:] == ["RunnerLearner", "TorchPolicy"]
+    snapshot, learner = members[-1].net.state_dict(), learner_net(algorithm).state_dict()
+    assert snapshot.keys() == learner.keys()
+    assert all(torch.equal(snapshot[key], learner[key]) for key in learner)
+    weights = runner_env(algorithm).selfplay.weights
+    assert weights[-1] == pytest.approx(0.3) and weights[0] == pytest.approx(0.2)  # random no longer holds it
+
+
+def test_the_learner_is_saved_as_a_torch_policy_that_evaluate_plays_untrusted(trained, tmp_path):
+    from stonk_envs.integrations.rllib_train import save_learner
+
+    algorithm, config, _ = trained
+    path = save_learner(algorithm, config, tmp_path)
+    policy = load_policy(path, game="stocks_and_bombs", num_players=4)  # no trust needed
+    assert path.name == "policy.pt" and isinstance(policy, TorchPolicy)
+    assert policy.net.hparams["hidden"] == [16]
+    report = evaluate("stocks_and_bombs", [str(path), "random", "random", "random"], num_games=2,
+                      env_config={"round_cap": 1, "memory": False}, progress=False)
+    assert report.players[0].games == 2
