@@ -282,3 +282,49 @@ def test_replay_panel_shows_control_characters_of_player_names_escaped():
     console.print(moment_panel(game, moment, 10, None, ["\x1b[2Jclear", "ok", "ok", "ok"]))
     text = console.export_text()
     assert "\\x1b[2Jclear" in text and "\x1b[2J" not in text
+
+
+HOSTILE = "\x1b[2J\x1b]0;owned\x07<script>alert(1)</script>"
+"""A name that clears the screen, sets the window title and runs a script, were it printed or pasted raw."""
+
+
+def hostile_record(path):
+    from dataclasses import replace
+
+    from tests.render.conftest import play_recorded
+
+    record = play_recorded("stocks_and_bombs")
+    return replace(record, players=[HOSTILE, *record.players[1:]]).save(path)
+
+
+def test_the_terminal_replay_shows_a_hostile_name_escaped(tmp_path, capsys, monkeypatch):
+    import io
+
+    path = hostile_record(tmp_path / "game.json")
+    monkeypatch.setattr("sys.stdin", io.StringIO("e\nq\n"))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b[2J\\x1b]0;owned\\x07" in out
+    assert not {"\x1b", "\x07"} & set(out)
+
+
+def test_the_html_page_escapes_a_hostile_name(tmp_path):
+    path = hostile_record(tmp_path / "game.json")
+    page = tmp_path / "game.html"
+    assert main(["replay", str(path), "--html", str(page)]) == 0
+    text = page.read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text and "<script>alert(1)" not in text
+
+
+def test_evaluate_and_play_show_a_hostile_policy_file_name_escaped(cwd, capsys):
+    from stonk_envs.play.session import build_seats
+
+    obs, actions = game_sizes("stocks_and_bombs", 4, {})
+    path = save_torch(MaskedMLP(obs, actions, (8,)), cwd / "\x1b[2Jevil\x07.pt",
+                      make_metadata("stocks_and_bombs", 4, obs, actions, {}, "torch"))
+    assert main(["evaluate", "--players", str(path), "random", "random", "random", "--games", "2", "--no-plot",
+                 "--no-progress", "--out", str(cwd / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b[2Jevil\\x07" in out and not {"\x1b", "\x07"} & set(out)
+    names = [seat.name for seat in build_seats("stocks_and_bombs", 0, [str(path)], 4)]
+    assert names[1] == "\\x1b[2Jevil\\x07.pt" and not {"\x1b", "\x07"} & set("".join(names))
