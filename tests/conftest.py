@@ -1,4 +1,4 @@
-"""Test session setup: for the whole suite on xdist workers, numba's cache is filled first, one process per game.
+"""Test session setup: for the whole suite on xdist workers, numba's cache is filled first, one process per core.
 
 Every worker would otherwise compile the same engine, env and player functions on a cold cache
 (a fresh clone, or after an edit to compiled code). A marker file in the cache folder, named by
@@ -8,6 +8,7 @@ chosen test files skips the warm-up: its workers compile only what those tests n
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from stonk_envs import compiled_cache
 from stonk_envs.registry import GAME_MODULES
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "stonk_envs"
 
 
 def warm_marker() -> Path:
@@ -26,12 +28,32 @@ def warm_marker() -> Path:
     return Path(numba.config.CACHE_DIR) / f"warm-{compiled_cache.source_digest(compiled_cache.PACKAGE_ROOT)}"
 
 
+def compile_weight(game: str) -> int:
+    """The size of a game's compiled sources, its rules and its players: a proxy for its compile time."""
+    sources = [*(PACKAGE / "games" / game).glob("*.py"), *(PACKAGE / "policies").glob(f"{game}_*.py")]
+    return sum(path.stat().st_size for path in sources)
+
+
+def warm_groups(games: list[str], processes: int) -> list[list[str]]:
+    """Share the games among ``processes`` warm-up processes, the largest first to the least loaded,
+    so that no core idles while one process compiles a large game after a small one."""
+    groups: list[list[str]] = [[] for _ in range(max(1, min(processes, len(games))))]
+    loads = [0] * len(groups)
+    for game in sorted(games, key=compile_weight, reverse=True):
+        least = loads.index(min(loads))
+        groups[least].append(game)
+        loads[least] += compile_weight(game)
+    return groups
+
+
 def warm_compiled_cache() -> None:
-    """Run ``tests.warm_compiled`` for every game at once (the games share little compiled code)."""
+    """Run ``tests.warm_compiled`` for every game, in one process per core (the games share little
+    compiled code)."""
     marker = warm_marker()
     if marker.exists():
         return
-    runs = [subprocess.Popen([sys.executable, "-m", "tests.warm_compiled", game], cwd=ROOT) for game in GAME_MODULES]
+    groups = warm_groups(list(GAME_MODULES), os.cpu_count() or 1)
+    runs = [subprocess.Popen([sys.executable, "-m", "tests.warm_compiled", *group], cwd=ROOT) for group in groups]
     if all(run.wait() == 0 for run in runs):  # a failed warm-up is no failure: the workers compile what they need
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()

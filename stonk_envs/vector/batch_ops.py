@@ -71,4 +71,4 @@ def actor_actions_serial(streams, masks, actors, out):
 def actor_actions_parallel(streams, masks, actors, out):
     """:func:`actor_actions_serial` over threads."""
     for i in prange(masks.shape[0]):
-        _actor_actions(streams, masks, actors, out, i)
+        _actor_actions(streams, masks, actors, out, np.int64(i))  # signed, as in the serial kernel: one compile

@@ -10,6 +10,7 @@ the same game, so ``obs`` must hold exactly what the kernels last wrote (the eng
 read-only). ``final_obs`` is always written in full.
 """
 
+import numpy as np
 from numba import njit, prange
 from numba.extending import overload
 
@@ -89,7 +90,8 @@ def reset_serial(states, seeds, args, every_seat, obs, masks, actors):
 @njit(cache=True, parallel=True)
 def reset_parallel(states, seeds, args, every_seat, obs, masks, actors):
     """:func:`reset_serial` over threads."""
-    for i in prange(states.shape[0]):
+    for j in prange(states.shape[0]):
+        i = np.int64(j)  # prange counts unsigned: a signed index lets the callees reuse the serial kernel's code
         game_init(states[i], seeds[i], args)
         _views(states[i], i, obs, masks, actors, every_seat)
 
@@ -108,7 +110,8 @@ def step_serial(states, active, actions, joint, args, next_seeds, every_seat, ou
 def step_parallel(states, active, actions, joint, args, next_seeds, every_seat, out):
     """:func:`step_serial` over threads."""
     rewards, voids, terminated, final_obs, final_states, obs, masks, actors = out
-    for i in prange(states.shape[0]):
+    for j in prange(states.shape[0]):
+        i = np.int64(j)  # as in reset_parallel
         _step_one(states, i, active, actions, joint, args, next_seeds, every_seat, rewards, voids, terminated,
                   final_obs, final_states, obs, masks, actors)
 
