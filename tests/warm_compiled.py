@@ -1,9 +1,10 @@
-"""Fill numba's cache for one game before the test workers start: ``python -m tests.warm_compiled <game>``.
+"""Fill numba's cache for some games before the test workers start: ``python -m tests.warm_compiled <game>...``.
 
 Plays a few steps of everything the tests compile for each game named: the engine's kernels (serial
 and threaded), the PettingZoo envs, the built-in players and the trainer's observation
-statistics. Each xdist worker would otherwise compile the same functions again; run one process
-per game side by side and the workers load the machine code from the cache instead.
+statistics. Each xdist worker would otherwise compile the same functions again; run a process
+per core side by side (``tests/conftest.py`` does) and the workers load the machine code from
+the cache instead.
 """
 
 from __future__ import annotations
