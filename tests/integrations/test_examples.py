@@ -51,6 +51,7 @@ def ray_session():
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, monkeypatch, capsys):
     from stonk_envs.integrations.rllib_config import load_rllib_config
     from stonk_envs.integrations.rllib_train import train_rllib
@@ -72,6 +73,7 @@ def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, m
     assert report.players[0].games == 4
 
 
+@pytest.mark.slow
 def test_a_remote_env_runner_plays_the_league_the_driver_trains(ray_session):
     """The env runner's snapshot holds the learner's weights, and its games map seats as the driver does."""
     import numpy as np
@@ -137,6 +139,7 @@ def _train_with_a_remote_runner(extra: list[str]) -> list[tuple[float, bool]]:
         algorithm.stop()
 
 
+@pytest.mark.slow
 def test_every_iteration_with_a_remote_env_runner_trains_on_a_full_batch_and_plays_the_new_weights(ray_session):
     """The shipped configs wait for the runners' samples (``sample_timeout_s: null``).
 

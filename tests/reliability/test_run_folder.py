@@ -99,6 +99,7 @@ train(load_config(None, sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_an_evaluation_cut_off_by_a_kill_is_redone_on_resume_and_leftovers_are_removed(tmp_path):
     config = [*TINY, f"run_dir={tmp_path}", "total_timesteps=450"]
     died = subprocess.run([sys.executable, "-c", KILL_AT_EVALUATION, *config], capture_output=True, text=True,

@@ -96,6 +96,7 @@ def perturb_hidden(states, observer, other, rng):
     rng.shuffle(s["deck"][: s["deck_len"]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", sorted(GAMES))
 def test_random_games(n):
     rng = np.random.default_rng(100 + n)

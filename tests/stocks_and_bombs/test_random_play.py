@@ -37,6 +37,7 @@ def check_invariants(env, n, observations, rewards):
         assert space.contains(obs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", sorted(GAMES_PER_COUNT))
 def test_random_games_end_conserve_pieces_and_are_zero_sum(n):
     env = stocks_and_bombs_v1.parallel_env(num_players=n)
@@ -105,6 +106,7 @@ print(digest.hexdigest())
 """
 
 
+@pytest.mark.slow
 def test_seeded_games_replay_identically_in_two_processes():
     script = REPLAY_SCRIPT.format(n=5)
     command = [sys.executable, "-c", script]

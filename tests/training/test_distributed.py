@@ -52,6 +52,7 @@ def _worker(rank: int, size: int, port: int, run_dir: str, out: str) -> None:
         dist.destroy_process_group()
 
 
+@pytest.mark.slow
 def test_two_workers_keep_identical_weights(tmp_path):
     run_dir = tmp_path / "run"
     mp.spawn(_worker, args=(2, _free_port(), str(run_dir), str(tmp_path)), nprocs=2, join=True)
