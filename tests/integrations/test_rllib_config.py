@@ -29,7 +29,7 @@ def test_games_per_env_runner_default_to_the_path(env_path, games):
         (["iterations=0"], "iterations must be >= 1"),
         (["num_env_runners=-1"], "num_env_runners must be >= 0"),
         (["sample_timeout_s=0"], r"sample_timeout_s must be > 0 or null \(wait\), got 0"),
-        (["minibatch_size=10000"], r"minibatch_size \(10000\) must be <= train_batch_size"),
+        (["minibatch_size=50000"], r"minibatch_size \(50000\) must be <= train_batch_size"),
         (["league.random=-1"], "league weights must be >= 0"),
         (["game=chess"], "unknown game 'chess'"),
         (["nonsense=1"], "nonsense"),
