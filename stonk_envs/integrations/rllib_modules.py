@@ -40,10 +40,9 @@ def masked_module_spec(hidden: list[int], scaled: bool = False) -> RLModuleSpec:
 class BoundsMaskingTorchRLModule(ActionMaskingTorchRLModule):
     """RLlib's masking PPO module reading each observation entry divided by its bound (SB3's ``BoundsScaler``).
 
-    Some entries of the games' observations reach 100, which saturates the first tanh layer:
-    measured on Stocks & Bombs (1.3M samples, seed 1), the unscaled learner won 0.62 of 500
-    games against three random players, this one 0.95. The division is part of the module, so the
-    env runners and the learner read the same inputs.
+    Some entries of the games' observations reach 100, which saturates the first tanh layer
+    (what the learner reaches: docs/integrations.md, RLlib's Measured). The division is part of
+    the module, so the env runners and the learner read the same inputs.
     """
 
     def setup(self):
