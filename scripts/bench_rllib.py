@@ -28,6 +28,9 @@ from statistics import median
 
 from stonk_envs.bench.shared import train_samples_per_second
 
+START_ATTEMPTS = 3
+"""Tries of each RLlib run: on a loaded machine Ray's start-up can time out (it waits 30 s for its node)."""
+
 
 def rllib_samples_per_second(config: str, iterations: int, overrides: list[str]) -> dict:
     """One ``stonk-envs train-rllib`` run in a fresh folder: its samples/s over the iterations after the first."""
@@ -36,7 +39,10 @@ def rllib_samples_per_second(config: str, iterations: int, overrides: list[str])
     with tempfile.TemporaryDirectory(prefix="stonk-bench-rllib-") as folder:
         command = [sys.executable, "-m", "stonk_envs.cli", "train-rllib", "--config", config,
                    f"iterations={iterations}", "num_env_runners=0", f"run_dir={folder}/run", *overrides]
-        done = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
+        for _ in range(START_ATTEMPTS):
+            done = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
+            if "timed out during startup" not in done.stderr:
+                break
         if done.returncode != 0:
             raise RuntimeError(f"train-rllib failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
         lines = [json.loads(line) for line in (Path(folder) / "run" / "metrics.jsonl").read_text().splitlines()]

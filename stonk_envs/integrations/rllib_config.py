@@ -21,7 +21,7 @@ from stonk_envs.configs import load_yaml, merge
 from stonk_envs.games_index import game_module
 
 ENV_PATHS = ("vector", "multi_agent")
-VECTOR_GAMES = 256
+VECTOR_GAMES = 1024
 """Games per env runner on the vector path unless ``num_envs_per_env_runner`` says otherwise."""
 
 
@@ -64,7 +64,7 @@ class RLlibConfig:
     env_path: str = "vector"
     """``vector``: each env runner steps its games at once in the batched engine (fast); ``multi_agent``: one
     Python game per env, as an RLlib ``MultiAgentEnv``."""
-    iterations: int = 20
+    iterations: int = 40
     """Training iterations (each samples ``train_batch_size`` env steps, then updates)."""
     seed: int = 0
     """Seed of the algorithm and its envs."""
@@ -73,7 +73,7 @@ class RLlibConfig:
     num_env_runners: int = 0
     """Remote sampling processes (0: sample in the training process)."""
     num_envs_per_env_runner: int | None = None
-    """Games stepped by each env runner (None: 256 on the vector path, 1 on multi_agent)."""
+    """Games stepped by each env runner (None: 1024 on the vector path, 1 on multi_agent)."""
     sample_timeout_s: float | None = None
     """Seconds an iteration waits for the env runners' samples; None (the default): until they come.
 
@@ -81,7 +81,7 @@ class RLlibConfig:
     the iteration trains on what came back (possibly nothing) and the weight sync skips runners
     still sampling, which then keep playing old weights. Set it only to survive stalled runners.
     """
-    train_batch_size: int = 8192
+    train_batch_size: int = 32768
     """Env steps per training iteration (vector: learner decisions; multi_agent: game steps of every seat)."""
     minibatch_size: int = 4096
     """SGD minibatch size."""

@@ -2,7 +2,8 @@
 
 - :func:`masked_module_spec` is RLlib's own ``ActionMaskingTorchRLModule`` (PPO), which reads
   the ``{"observations", "action_mask"}`` layout of
-  :class:`~stonk_envs.integrations.rllib_env.StonkMultiAgentEnv`.
+  :class:`~stonk_envs.integrations.rllib_env.StonkMultiAgentEnv`; with ``scaled``, its
+  subclass :class:`BoundsMaskingTorchRLModule` first divides each observation entry by its bound.
 - :class:`PlayerRLModule` plays a stonk_envs player (``"random"``, ``"heuristic"`` or a policy
   file) inside RLlib, as a league member that is never trained.
 - :func:`save_learner_net` writes a learner converted to a torch ``MaskedMLP`` (a policy file
@@ -25,12 +26,33 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from stonk_envs.policies.checkpoint import METADATA_MEMBER, make_metadata, save_torch
 from stonk_envs.policies.players import make_player
 from stonk_envs.policies.rllib_policy import MASK_KEY, OBS_KEY, as_numpy
+from stonk_envs.policies.sb3_features import BoundsScaler
 from stonk_envs.policies.torch_policy import MaskedMLP
 
 
-def masked_module_spec(hidden: list[int]) -> RLModuleSpec:
-    """RLlib's action-masking PPO module with ``hidden`` layer sizes (spaces come from the env)."""
-    return RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"fcnet_hiddens": list(hidden)})
+def masked_module_spec(hidden: list[int], scaled: bool = False) -> RLModuleSpec:
+    """RLlib's action-masking PPO module with ``hidden`` layer sizes (spaces come from the env); ``scaled``: the
+    :class:`BoundsMaskingTorchRLModule` subclass."""
+    module_class = BoundsMaskingTorchRLModule if scaled else ActionMaskingTorchRLModule
+    return RLModuleSpec(module_class=module_class, model_config={"fcnet_hiddens": list(hidden)})
+
+
+class BoundsMaskingTorchRLModule(ActionMaskingTorchRLModule):
+    """RLlib's masking PPO module reading each observation entry divided by its bound (SB3's ``BoundsScaler``).
+
+    Some entries of the games' observations reach 100, which saturates the first tanh layer
+    (what the learner reaches: docs/integrations.md, RLlib's Measured). The division is part of
+    the module, so the env runners and the learner read the same inputs.
+    """
+
+    def setup(self):
+        super().setup()
+        self.scaler = BoundsScaler(self.observation_space[OBS_KEY])
+
+    def _preprocess_batch(self, batch, **kwargs):
+        action_mask, batch = super()._preprocess_batch(batch, **kwargs)
+        batch[Columns.OBS] = self.scaler(batch[Columns.OBS])
+        return action_mask, batch
 
 
 def player_module_spec(player: str, game: str, num_players: int, env_config: dict | None = None) -> RLModuleSpec:

@@ -65,7 +65,9 @@ def _vector(algorithm_config, config: RLlibConfig, weights: dict):
         .environment(vector_env_id(config.game), env_config=vector_env_config(config.num_players, config.env_config),
                      normalize_actions=False, clip_actions=False)
         .env_runners(gym_env_vectorize_mode="vector_entry_point")
-        .rl_module(rl_module_spec=masked_module_spec(config.hidden))
+        # the batched trainer's PPO: clip range 0.2, value loss weight 0.5, gradient norm 0.5, no KL term
+        .training(clip_param=0.2, vf_loss_coeff=0.5, grad_clip=0.5, use_kl_loss=False)
+        .rl_module(rl_module_spec=masked_module_spec(config.hidden, scaled=True))
         .callbacks(partial(VectorLeagueCallback, weights=weights, snapshot_every=league.snapshot_every,
                            max_snapshots=league.max_snapshots))
     )

@@ -3,7 +3,8 @@
 The env is the game's Gymnasium id, which RLlib builds with ``gymnasium.make_vec`` in
 ``vector_entry_point`` mode: :class:`~stonk_envs.vector.gym_vector.EngineVectorEnv` with
 ``num_envs_per_env_runner`` games, one learning seat each, in RLlib's masking layout
-(``layout="rllib"``), so RLlib's own ``ActionMaskingTorchRLModule`` reads it unchanged.
+(``layout="rllib"``), read by RLlib's own ``ActionMaskingTorchRLModule`` with the inputs divided
+by their bounds (:class:`~stonk_envs.integrations.rllib_modules.BoundsMaskingTorchRLModule`).
 
 The other seats are a league drawn per seat at each new game (:meth:`EngineVectorEnv.set_league`):
 the ``random`` and ``heuristic`` players, the learner itself (the env runner's copy of it, which
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import torch
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
@@ -121,7 +123,7 @@ def freeze(net: MaskedMLP) -> FROZEN:
 
 
 def learner_net(algorithm) -> MaskedMLP:
-    """The learner's actor as the learner group holds it, converted to a :class:`MaskedMLP`."""
+    """The learner's actor (its input scale folded in) as the learner group holds it, as a :class:`MaskedMLP`."""
     from stonk_envs.convert import check_same_logits, to_masked_mlp
     from stonk_envs.integrations.rllib_league import learner_weights
 
@@ -129,6 +131,8 @@ def learner_net(algorithm) -> MaskedMLP:
     module.set_state(learner_weights(algorithm, DEFAULT_MODULE_ID))
     policy = RLlibPolicy(module)
     net = to_masked_mlp(policy, "the RLlib learner")
+    with torch.no_grad():  # the module's input scale into the first layer: W (x / s) = (W / s) x
+        net.body[0].weight.div_(module.scaler.scale.reshape(1, -1))
     check_same_logits(policy, net, "the RLlib learner")
     return net
 

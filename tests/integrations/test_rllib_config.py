@@ -13,11 +13,11 @@ RLLIB_CONFIGS = [name for name in configs.names() if name.startswith("rllib_")]
 def test_shipped_configs_load(name):
     config = load_rllib_config(name, ["num_env_runners=0"])
     assert name == f"rllib_{config.game}" and config.num_env_runners == 0
-    assert config.env_path == "vector" and config.num_envs_per_env_runner == 256  # the fast path by default
+    assert config.env_path == "vector" and config.num_envs_per_env_runner == 1024  # the fast path by default
     assert config.sample_timeout_s is None  # iterations wait for the env runners' samples
 
 
-@pytest.mark.parametrize(("env_path", "games"), [("vector", 256), ("multi_agent", 1)])
+@pytest.mark.parametrize(("env_path", "games"), [("vector", 1024), ("multi_agent", 1)])
 def test_games_per_env_runner_default_to_the_path(env_path, games):
     assert load_rllib_config("rllib_stockpile", [f"env_path={env_path}"]).num_envs_per_env_runner == games
     assert load_rllib_config(None, [f"env_path={env_path}", "num_envs_per_env_runner=8"]).num_envs_per_env_runner == 8
@@ -29,7 +29,7 @@ def test_games_per_env_runner_default_to_the_path(env_path, games):
         (["iterations=0"], "iterations must be >= 1"),
         (["num_env_runners=-1"], "num_env_runners must be >= 0"),
         (["sample_timeout_s=0"], r"sample_timeout_s must be > 0 or null \(wait\), got 0"),
-        (["minibatch_size=10000"], r"minibatch_size \(10000\) must be <= train_batch_size"),
+        (["minibatch_size=50000"], r"minibatch_size \(50000\) must be <= train_batch_size"),
         (["league.random=-1"], "league weights must be >= 0"),
         (["game=chess"], "unknown game 'chess'"),
         (["nonsense=1"], "nonsense"),
