@@ -106,7 +106,8 @@ class VectorLeagueCallback(RLlibCallback):
         self.league.apply(env_runner)
 
     def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
-        """A finished game with a positive return (won alone or shared) counts as a win."""
+        """A finished game with a positive return counts as a win: RLlib's return is the last sampled
+        chunk's, so this is the game's result under ``win_loss`` (paid at the end) only."""
         if metrics_logger is not None and episode.is_terminated:
             metrics_logger.log_value("learner_win_rate", float(episode.get_return() > 0), reduce="mean", window=200)
 
