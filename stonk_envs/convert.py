@@ -63,10 +63,13 @@ def _sb3_actor(policy: Policy, source: str) -> tuple[list[nn.Linear], torch.Tens
     return _linear_chain([network.mlp_extractor.policy_net, network.action_net], source), scale
 
 
-def _rllib_actor(policy: Policy, source: str) -> tuple[list[nn.Linear], None]:
+def _rllib_actor(policy: Policy, source: str) -> tuple[list[nn.Linear], torch.Tensor | None]:
+    """The actor's Linear layers and the input scale of an RLlib module (``BoundsMaskingTorchRLModule``'s)."""
     module = policy.module
     encoder = getattr(module.encoder, "actor_encoder", module.encoder)
-    return _linear_chain([encoder, module.pi], source), None
+    scaler = getattr(module, "scaler", None)
+    scale = None if scaler is None else scaler.scale.detach().clone()
+    return _linear_chain([encoder, module.pi], source), scale
 
 
 def to_masked_mlp(policy: Policy, source: str) -> MaskedMLP:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import torch
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
@@ -132,8 +131,6 @@ def learner_net(algorithm) -> MaskedMLP:
     module.set_state(learner_weights(algorithm, DEFAULT_MODULE_ID))
     policy = RLlibPolicy(module)
     net = to_masked_mlp(policy, "the RLlib learner")
-    with torch.no_grad():  # the module's input scale into the first layer: W (x / s) = (W / s) x
-        net.body[0].weight.div_(module.scaler.scale.reshape(1, -1))
     check_same_logits(policy, net, "the RLlib learner")
     return net
 
