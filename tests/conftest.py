@@ -20,7 +20,6 @@ from stonk_envs import compiled_cache
 from stonk_envs.registry import GAME_MODULES
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "stonk_envs"
 
 
 def warm_marker() -> Path:
@@ -30,19 +29,21 @@ def warm_marker() -> Path:
 
 def compile_weight(game: str) -> int:
     """The size of a game's compiled sources, its rules and its players: a proxy for its compile time."""
-    sources = [*(PACKAGE / "games" / game).glob("*.py"), *(PACKAGE / "policies").glob(f"{game}_*.py")]
+    package = compiled_cache.PACKAGE_ROOT
+    sources = [*(package / "games" / game).glob("*.py"), *(package / "policies").glob(f"{game}_*.py")]
     return sum(path.stat().st_size for path in sources)
 
 
 def warm_groups(games: list[str], processes: int) -> list[list[str]]:
     """Share the games among ``processes`` warm-up processes, the largest first to the least loaded,
     so that no core idles while one process compiles a large game after a small one."""
+    weights = {game: compile_weight(game) for game in games}
     groups: list[list[str]] = [[] for _ in range(max(1, min(processes, len(games))))]
     loads = [0] * len(groups)
-    for game in sorted(games, key=compile_weight, reverse=True):
+    for game in sorted(games, key=weights.get, reverse=True):
         least = loads.index(min(loads))
         groups[least].append(game)
-        loads[least] += compile_weight(game)
+        loads[least] += weights[game]
     return groups
 
 
