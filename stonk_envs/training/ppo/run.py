@@ -64,7 +64,7 @@ class PPORun:
         self.snapshots = Snapshots(c.league.max_snapshots)
         self.rollouts = Rollouts(
             self.engine, self.net, c.league.weights(), self.snapshots, (c.game, c.num_players),
-            self.rng, self.sampler, self.device, c.league.mix,
+            self.rng, self.sampler, self.device, c.league.mix, tuple(c.league.heuristic_players),
         )
         self.step = 0
         self.seconds = {"training": 0.0, "wall": 0.0}
