@@ -142,6 +142,9 @@ class LeagueConfig:
     """Trainer ppo: after each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many
     learner samples against the learner from its weights, and joins the snapshots (drawn as ``past``, kept
     under the step after the snapshot's); 0: none."""
+    heuristic_players: list[str] = field(default_factory=lambda: ["heuristic"])
+    """Trainer ppo: the built-in players (``stonk-envs players``) that hold the ``heuristic`` seats, one drawn
+    evenly for each seat; e.g. ``[heuristic, basic]`` adds a player that trades only for its own gain."""
     mix: str = "seat"
     """Trainer ppo. ``seat``: each seat's holder is drawn with the weights on its own. ``game``: each
     seat is the learner with the weight of ``current``, and every other seat of the game is held by
@@ -159,6 +162,9 @@ class LeagueConfig:
         if sum(weights.values()) <= 0:
             raise ValueError(f"league weights {weights} must be >= 0 with a positive sum")
         self.mix = check_choice("league.mix", self.mix, LEAGUE_MIXES)
+        self.heuristic_players = list(self.heuristic_players)
+        if not self.heuristic_players:
+            raise ValueError("league.heuristic_players must name at least one built-in player")
         if self.mix == "game" and sum(w for kind, w in weights.items() if kind != "current") <= 0:
             raise ValueError(f"league.mix=game needs a positive weight for an opponent kind, got {weights}")
 
@@ -320,6 +326,9 @@ class TrainConfig:
             raise ValueError("ppo.hidden_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
         if self.trainer == "sb3" and self.league.mix != "seat":
             raise ValueError("league.mix=game needs trainer=ppo; the sb3 trainer draws each seat on its own")
+        if self.trainer == "sb3" and self.league.heuristic_players != ["heuristic"]:
+            raise ValueError("league.heuristic_players needs trainer=ppo; the sb3 trainer's heuristic seats are the "
+                             "game's heuristic")
         if self.trainer == "sb3" and self.imitation.samples:
             raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.ppo.memory_scale != 1.0:
@@ -348,6 +357,10 @@ class TrainConfig:
             raise ValueError(
                 f"{self.game} has no heuristic player; set league.heuristic=0 and drop it from eval.opponents"
             )
+        unknown = [name for name in self.league.heuristic_players if name not in builtin_player_names(self.game)]
+        if unknown:
+            raise ValueError(f"league.heuristic_players: {unknown} are not built-in {self.game} players; "
+                             f"choose among {builtin_player_names(self.game)}")
         for spec in self.eval.opponents:
             if spec not in builtin_player_names(self.game) and not Path(spec).is_file():
                 raise ValueError(f"eval.opponents: {spec!r} is not a built-in {self.game} player or a policy file")

@@ -14,7 +14,8 @@ Launch with ``torchrun`` on one machine or many (see ``docs/scaling.md``)::
   statistics fold in every worker's batch, in rank order, on every worker.
 - Steps count the samples of all workers together: ``total_timesteps``, the snapshot,
   checkpoint and evaluation intervals and ``imitation.samples`` are totals, so league
-  snapshots are taken at the same step, from the same weights, on every worker.
+  snapshots are taken at the same step, from the same weights, on every worker. An exploiter
+  (``league.exploiter_samples``) is trained on rank 0 alone and its weights sent to the others.
 - Rank 0 alone writes the run folder (checkpoints, evaluations, logs, the policy); the other
   workers write nothing there. ``--resume`` needs the same world size (saved in
   ``distributed.json``) and a run folder every worker can read; workers other than rank 0
@@ -43,6 +44,7 @@ import torch.distributed as dist
 
 from stonk_envs import cli_args
 from stonk_envs.files import check_output_dir
+from stonk_envs.policies.torch_policy import MaskedMLP
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, check_opponents, load_config, to_yaml
 from stonk_envs.training.ppo.normaliser import RunningStats, _moments
@@ -168,6 +170,24 @@ class DistributedPPORun(PPORun):
         dist.all_reduce(asked, op=dist.ReduceOp.MAX)
         self.stop_requested = bool(int(asked))
         super()._at_rollout_start()
+
+    def _add_exploiter(self) -> None:
+        """Rank 0 trains the exploiter and every worker takes its weights, so the league is the same on all."""
+        key = self.step + 1  # where add_exploiter keeps it among the snapshots
+        if self.world.rank == 0:
+            super()._add_exploiter()
+            actor = self.snapshots.nets[key]
+        else:
+            with torch.random.fork_rng(devices=[]):  # building a network must not shift the training stream
+                actor = MaskedMLP(**self.net.actor.hparams)
+        weights = actor.state_dict()
+        for name, tensor in weights.items():
+            moved = tensor.to(self.world.device)
+            dist.broadcast(moved, src=0)
+            weights[name] = moved.cpu()
+        if self.world.rank > 0:
+            actor.load_state_dict(weights)
+            self.snapshots.add(key, actor)
 
     def checkpoint(self) -> Path:
         if self.world.rank == 0:

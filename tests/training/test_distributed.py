@@ -1,4 +1,5 @@
-"""Data-parallel batched PPO: two gloo workers on this machine end with identical weights; resume checks the size."""
+"""Data-parallel batched PPO: two gloo workers on this machine end with identical weights and league; resume checks
+the size."""
 
 import json
 import os
@@ -19,7 +20,7 @@ TINY = [
     "ppo.n_steps=4", "ppo.batch_size=32", "ppo.n_epochs=2", "imitation.samples=100", "imitation.epochs=1",
     "league.past=0.5", "league.snapshot_interval=200", "league.heuristic=0.1", "eval.interval=0",
     "eval.num_games=2", "eval.final_num_games=2", "eval.opponents=[random]", "eval.workers=1",
-    "eval.crossplay_games=0", "progress=false", "checkpoint_interval=300",
+    "eval.crossplay_games=0", "progress=false", "checkpoint_interval=300", "league.exploiter_samples=512",
 ]
 
 
@@ -46,8 +47,9 @@ def _worker(rank: int, size: int, port: int, run_dir: str, out: str) -> None:
         distributed.DistributedPPORun.learn = learn
         train_worker(config, World(rank, size))
         run = runs[0]
+        league = {str(step): run.snapshots.nets[step].state_dict() for step in run.snapshots.steps}
         torch.save({"net": run.net.state_dict(), "step": run.step, "snapshots": list(run.snapshots.steps),
-                    "seed": run.config.seed}, f"{out}/rank{rank}.pt")
+                    "league": league, "seed": run.config.seed}, f"{out}/rank{rank}.pt")
     finally:
         dist.destroy_process_group()
 
@@ -60,6 +62,11 @@ def test_two_workers_keep_identical_weights(tmp_path):
     assert first["seed"] != second["seed"]
     assert first["step"] == second["step"] >= 600
     assert first["snapshots"] == second["snapshots"] and first["snapshots"]
+    exploiters = [step for step in first["snapshots"] if step - 1 in first["snapshots"]]  # a snapshot's step + 1
+    assert exploiters and first["league"].keys() == second["league"].keys()
+    for step, weights in first["league"].items():  # snapshots and exploiters: the same on both workers
+        for name, tensor in weights.items():
+            assert torch.equal(tensor, second["league"][step][name]), (step, name)
     assert first["net"].keys() == second["net"].keys()
     for name, tensor in first["net"].items():
         assert torch.equal(tensor, second["net"][name]), name

@@ -10,12 +10,14 @@ import torch
 from stonk_envs import vector
 from stonk_envs.evaluation import evaluate
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
+from stonk_envs.policies.stocks_and_bombs_heuristic import StocksAndBombsHeuristic
+from stonk_envs.policies.stocks_and_bombs_trader import StocksAndBombsAggressive
 from stonk_envs.policies.torch_policy import NORMALISED_CLIP, TorchPolicy
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic
-from stonk_envs.training.ppo.rollout import HEURISTIC, LEARNER, Rollouts, Snapshots
+from stonk_envs.training.ppo.rollout import HEURISTIC, HEURISTIC_STRIDE, LEARNER, Rollouts, Snapshots
 from stonk_envs.training.ppo.run import PPORun
 from stonk_envs.training.trainer import resume, train
 
@@ -70,12 +72,12 @@ def test_gae_per_seat_over_irregular_turns_matches_a_hand_computation():
     assert advantages[~trainable].tolist() == [0.0] * int((~trainable).sum())
 
 
-def make_rollouts(game, weights, num_envs=8, seed=0, mix="seat"):
+def make_rollouts(game, weights, num_envs=8, seed=0, mix="seat", heuristic_players=("heuristic",)):
     engine = vector.make(game, num_envs, num_players=4, observe="actors", parallel=False)
     torch.manual_seed(seed)
     net = ActorCritic(engine.obs_size, engine.num_actions, [16], None)
     rollouts = Rollouts(engine, net, weights, Snapshots(2), (game, 4), np.random.default_rng(seed),
-                        torch.Generator().manual_seed(seed), torch.device("cpu"), mix)
+                        torch.Generator().manual_seed(seed), torch.device("cpu"), mix, heuristic_players)
     rollouts.deal(seed)
     return rollouts
 
@@ -145,6 +147,32 @@ def test_league_mix_game_gives_all_of_a_games_other_seats_to_one_kind():
     assert ((holder == LEARNER).sum(axis=1) == 1).mean() == pytest.approx(5 * 0.5**4, abs=0.03)
     by_seat = make_rollouts("stonk_market", weights, num_envs=4000).holder
     assert np.mean([len(set(row[row != LEARNER].tolist())) > 1 for row in by_seat]) > 0.2  # seat by seat, kinds mix
+
+
+def test_heuristic_seats_are_shared_evenly_among_the_named_players_and_each_plays_its_own_seats():
+    weights = {"current": 0.25, "heuristic": 0.75}
+    rollouts = make_rollouts("stocks_and_bombs", weights, num_envs=2000, heuristic_players=("heuristic", "basic"))
+    held = rollouts.holder[rollouts.holder != LEARNER]
+    assert set(held.tolist()) == {HEURISTIC, HEURISTIC - HEURISTIC_STRIDE}
+    assert np.mean(held == HEURISTIC) == pytest.approx(0.5, abs=0.03)
+    assert type(rollouts._member(HEURISTIC)) is StocksAndBombsAggressive  # `heuristic`
+    assert type(rollouts._member(HEURISTIC - HEURISTIC_STRIDE)) is StocksAndBombsHeuristic  # `basic`
+    table, _ = rollouts.collect(4)
+    assert table["valid"][1:].sum() > 0
+    one = make_rollouts("stocks_and_bombs", weights, num_envs=2000)
+    assert set(one.holder[one.holder != LEARNER].tolist()) == {HEURISTIC}
+
+
+def test_heuristic_players_must_be_built_in_players_of_the_game_and_need_the_batched_trainer(tmp_path):
+    with pytest.raises(ValueError, match=r"league.heuristic_players: \['trader'\] are not built-in stockpile"):
+        tiny_config(tmp_path, 100, "game=stockpile", "league.heuristic_players=[heuristic,trader]")
+    with pytest.raises(ValueError, match=r"league\.heuristic_players must name at least one"):
+        tiny_config(tmp_path, 100, "league.heuristic_players=[]")
+    with pytest.raises(ValueError, match=r"league\.heuristic_players needs trainer=ppo"):
+        tiny_config(tmp_path, 100, "trainer=sb3", "ppo.obs_norm=bounds", "imitation.samples=0",
+                    "eval.crossplay_games=0", "league.heuristic_players=[basic]")
+    assert tiny_config(tmp_path, 100, "game=stocks_and_bombs",
+                       "league.heuristic_players=[heuristic,basic]").league.heuristic_players == ["heuristic", "basic"]
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ One engine step asks every seat that decides for an action: the learner's seats 
 forward pass (each decision a training sample), each league member's seats in one call of
 that member (not samples). A seat's holder is drawn when its game starts, from the league
 weights: ``current`` is the learner itself, ``past`` a frozen snapshot of it, ``heuristic``
-and ``random`` the fixed players; every game has at least one learner seat. With
+one of the built-in players named by ``league.heuristic_players`` (drawn evenly) and ``random``
+the uniform player; every game has at least one learner seat. With
 ``league.mix=game`` all the seats of a game that the learner does not hold go to one kind.
 
 Samples are kept compactly (one row each, in the order they are made) with small tables of
@@ -32,7 +33,10 @@ from stonk_envs.vector.engine import BatchEngine
 
 LEARNER, RANDOM, HEURISTIC = -1, -2, -3
 """Seat holder codes; a holder >= 0 is the snapshot taken at that step."""
-KIND_CODES = {"current": LEARNER, "random": RANDOM, "heuristic": HEURISTIC}
+KIND_CODES = {"current": LEARNER, "random": RANDOM}
+HEURISTIC_STRIDE = 100
+"""The i-th of ``league.heuristic_players`` holds code ``HEURISTIC - HEURISTIC_STRIDE * i`` (the first:
+``HEURISTIC``, the code of checkpoints that predate the option)."""
 
 
 @dataclass
@@ -154,6 +158,7 @@ class Rollouts:
         generator: torch.Generator,
         device: torch.device,
         mix: str = "seat",
+        heuristic_players: tuple[str, ...] = ("heuristic",),
     ):
         self.engine = engine
         self.net = net
@@ -164,6 +169,8 @@ class Rollouts:
         """``seat``: each seat's holder drawn on its own; ``game``: one opponent kind per game (``league.mix``)."""
         self.snapshots = snapshots
         self._heuristic_spec = heuristic_spec
+        self.heuristic_players = tuple(heuristic_players)
+        """The built-in players that hold the ``heuristic`` seats, one drawn evenly per seat."""
         self._fixed: dict[int, Policy] = {RANDOM: RandomPolicy()}
         self.rng = rng
         self.generator = generator
@@ -198,6 +205,10 @@ class Rollouts:
             if kind == "past":
                 steps = np.array(self.snapshots.steps or [LEARNER], np.int64)
                 codes[chosen] = steps[self.rng.integers(len(steps), size=int(chosen.sum()))]
+            elif kind == "heuristic":
+                many = len(self.heuristic_players) > 1  # one player draws nothing: the stream stays as before
+                drawn = self.rng.integers(len(self.heuristic_players), size=int(chosen.sum())) if many else 0
+                codes[chosen] = HEURISTIC - HEURISTIC_STRIDE * drawn
             else:
                 codes[chosen] = KIND_CODES[kind]
         no_learner = ~(codes == LEARNER).any(axis=1)
@@ -218,7 +229,8 @@ class Rollouts:
 
     def _member(self, code: int) -> Policy:
         if code not in self._fixed:
-            self._fixed[code] = make_player("heuristic", *self._heuristic_spec)
+            self._fixed[code] = make_player(self.heuristic_players[(HEURISTIC - code) // HEURISTIC_STRIDE],
+                                            *self._heuristic_spec)
         return self._fixed[code]
 
     # ------------------------------------------------------------------ collecting

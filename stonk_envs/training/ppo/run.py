@@ -64,7 +64,7 @@ class PPORun:
         self.snapshots = Snapshots(c.league.max_snapshots)
         self.rollouts = Rollouts(
             self.engine, self.net, c.league.weights(), self.snapshots, (c.game, c.num_players),
-            self.rng, self.sampler, self.device, c.league.mix,
+            self.rng, self.sampler, self.device, c.league.mix, tuple(c.league.heuristic_players),
         )
         self.step = 0
         self.seconds = {"training": 0.0, "wall": 0.0}
@@ -266,9 +266,7 @@ class PPORun:
         if self.step >= due["snapshot"]:
             self.snapshots.add(self.step, self.net.actor)
             if c.league.exploiter_samples:
-                from stonk_envs.training.exploiters import add_exploiter
-
-                add_exploiter(self)
+                self._add_exploiter()
             due["snapshot"] = _next_multiple(self.step, c.league.snapshot_interval)
         evaluate = due["eval"] is not None and self.step >= due["eval"]
         started = time.perf_counter()
@@ -334,6 +332,12 @@ class PPORun:
         self.bar.write(f"imitation warm start: {made:,} decisions of {im.teacher} in {seconds:.0f} s, last "
                        f"accuracy {losses['accuracy']:.3f}, cross-entropy {losses['cross_entropy']:.3f}")
         self.checkpoint()
+
+    def _add_exploiter(self) -> None:
+        """Train an exploiter against the learner and add it to the league (``league.exploiter_samples``)."""
+        from stonk_envs.training.exploiters import add_exploiter
+
+        add_exploiter(self)
 
     def _train_one_rollout(self) -> None:
         c, started = self.config, time.perf_counter()
