@@ -21,11 +21,9 @@ from typing import Any
 QUIET_OVERRIDES = (
     "imitation.samples=0", "eval.interval=0", "eval.num_games=1", "eval.final_num_games=1",
     "eval.opponents=[random]", "eval.workers=1", "eval.crossplay_games=0", "progress=false",
-    "checkpoint_interval=1000000000000", "league.heuristic_players=[heuristic]", "league.exploiter_samples=0",
+    "checkpoint_interval=1000000000000",
 )
-"""Overrides that leave only training in a run: no warm start, one game of evaluation at the end, no exploiters
-and only the compiled heuristic in the league (the Stocks & Bombs config's ``basic`` is a numpy player that would
-halve the figure: a bench times the engine and the update, not one league member)."""
+"""Overrides that leave only training in a run: no warm start, one game of evaluation at the end."""
 
 
 def busy_processes(count: int) -> list[subprocess.Popen]:

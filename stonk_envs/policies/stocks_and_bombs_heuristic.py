@@ -19,32 +19,133 @@ Relative seats and colours are as in the observation: the player is seat 0 and o
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from stonk_envs.games.stocks_and_bombs.observe import observation_size
-from stonk_envs.policies.base import Policy
-
-
-def pips_held(holder: np.ndarray, n: int) -> np.ndarray:
-    """``P[..., q, c]``: pips of colour c held by seat q, from relative holders ``holder[..., 3n]``."""
-    onehot = holder[..., None] == np.arange(n)
-    by_colour = onehot.reshape(*holder.shape[:-1], n, 3, n)
-    pips = (by_colour * np.array([1, 2, 3])[:, None]).sum(axis=-2)
-    return np.swapaxes(pips, -1, -2)
+from stonk_envs.policies.base import CompiledPlayer
 
 
-def score_table(pips: np.ndarray) -> np.ndarray:
-    """``S[..., q, t]``: the round score of seat q if its target were colour t (B6)."""
-    n = pips.shape[-1]
-    scores = pips - np.swapaxes(pips, -1, -2)
-    # own target: every colour held counts as a target; the own-colour term is always 0
-    own = (scores * (pips > 0)).sum(axis=-1)
-    return np.where(np.eye(n, dtype=bool), own[..., :, None], scores)
+@njit(cache=True)
+def _fill_pips(holder, n, pips):
+    """``pips[q, c]``: pips of colour c held by seat q, from relative holders ``holder[3n]``."""
+    pips[:, :] = 0
+    for piece in range(3 * n):
+        pips[holder[piece], piece // 3] += piece % 3 + 1
 
 
-class StocksAndBombsHeuristic(Policy):
+@njit(cache=True)
+def _score(pips, n, q, t):
+    """Seat q's round score if its target were colour t (B6)."""
+    if t != q:
+        return pips[q, t] - pips[t, q]
+    own = 0
+    for c in range(n):
+        if pips[q, c] > 0:
+            own += pips[q, c] - pips[c, q]
+    return own
+
+
+@njit(cache=True)
+def pips_held(holder, n):
+    """``P[q, c]``: pips of colour c held by seat q, from relative holders ``holder[3n]``."""
+    pips = np.zeros((n, n), np.int64)
+    _fill_pips(holder, n, pips)
+    return pips
+
+
+@njit(cache=True)
+def score_table(pips):
+    """``S[q, t]``: the round score of seat q if its target were colour t (B6)."""
+    n = pips.shape[0]
+    table = np.zeros((n, n), np.int64)
+    for q in range(n):
+        for t in range(n):
+            table[q, t] = _score(pips, n, q, t)
+    return table
+
+
+@njit(cache=True)
+def _argmax(o, start, size):
+    """The first index of the largest of ``o[start:start + size]``."""
+    best = 0
+    for i in range(1, size):
+        if o[start + i] > o[start + best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _my_score_after(holder, give, receive, target, n, after, pips):
+    """My round score after swapping my piece ``give`` for ``receive``."""
+    after[:] = holder
+    after[give] = holder[receive]
+    after[receive] = 0
+    _fill_pips(after, n, pips)
+    return _score(pips, n, 0, target)
+
+
+@njit(cache=True)
+def _act_batch(obs, masks, n, params, out):
+    patience = params[0]
+    m = 3 * n
+    k_target = m * n
+    k_give = k_target + 2 * n
+    k_receive = k_give + n * m
+    k_tick = 9 * n * n + 4 * n + 1  # the tick entry, before any public memory
+    accept_base = 9 * n * n + 1
+    stop_action = 9 * n * n + n
+    holder = np.zeros(m, np.int64)
+    after = np.zeros(m, np.int64)
+    pips = np.zeros((n, n), np.int64)
+    scratch = np.zeros((n, n), np.int64)
+    for b in range(obs.shape[0]):
+        o = obs[b]
+        for piece in range(m):
+            holder[piece] = _argmax(o, piece * n, n)
+        target = _argmax(o, k_target, n)
+        _fill_pips(holder, n, pips)
+        mine = _score(pips, n, 0, target)
+        # others may hold any target but mine: their expected score averages over those
+        best_expected = -1e18
+        best_case = -(2**62)
+        for q in range(1, n):
+            total = 0
+            for t in range(n):
+                if t != target:
+                    score = _score(pips, n, q, t)
+                    total += score
+                    best_case = max(best_case, score)
+            best_expected = max(best_expected, total / (n - 1))
+        if (mine > 0 and mine >= best_expected) or (o[k_tick] >= patience and mine >= best_case):
+            out[b] = stop_action
+            continue
+        best_accept, accept_gain = 0, -np.inf
+        for j in range(1, n):
+            if masks[b, accept_base + j - 1] > 0:
+                give = _argmax(o, k_receive + j * m, m)  # the piece j asks for is mine to give
+                receive = _argmax(o, k_give + j * m, m)
+                gain = _my_score_after(holder, give, receive, target, n, after, scratch) - mine
+                if gain > accept_gain:
+                    best_accept, accept_gain = j, gain
+        if accept_gain > 0:
+            out[b] = accept_base + best_accept - 1
+            continue
+        best_swap, swap_gain = 0, -np.inf
+        for a in range(m * m):
+            if masks[b, 1 + a] > 0:
+                give, receive = a // m, a % m
+                # ties: ask for large pieces, give small ones, keep the proposal stable
+                tie = 0.01 * (receive % 3 + 1) - 0.001 * (give % 3 + 1)
+                gain = (_my_score_after(holder, give, receive, target, n, after, scratch) - mine) + tie
+                if gain > swap_gain:
+                    best_swap, swap_gain = a, gain
+        out[b] = 1 + best_swap if swap_gain > 0.5 else 0
+
+
+class StocksAndBombsHeuristic(CompiledPlayer):
     """Trades for its target's colour, keeps its own colour from its target, stops when ahead."""
 
     name = "basic"
+    kernel = staticmethod(_act_batch)
 
     def __init__(self, num_players: int, patience: int = 5):
         n = int(num_players)
@@ -53,76 +154,6 @@ class StocksAndBombsHeuristic(Policy):
         if patience < 0:
             raise ValueError(f"patience must be >= 0 ticks, got {patience}")
         self.n = n
-        self.patience = patience
-        m = 3 * n
-        self.m = m
         self.obs_size = 9 * n * n + 4 * n + 3
-        # it reads only the entries before the public memory, which keep their offsets
-        self.obs_sizes = (self.obs_size, observation_size(n, memory=True))
-        self.stop_action = 9 * n * n + n
-        gives, receives = np.divmod(np.arange(m * m), m)
-        self.swap_give, self.swap_receive = gives, receives
-        size = np.arange(m) % 3 + 1
-        # ties: ask for large pieces, give small ones, keep the proposal stable
-        self.tie_break = 0.01 * size[receives] - 0.001 * size[gives]
-
-    def decode(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Relative holders (B, 3n), own target colour (B,), proposal give / receive (B, n)."""
-        n, m = self.n, self.m
-        if observations.shape[1] not in self.obs_sizes:
-            raise ValueError(f"expected observations of size {' or '.join(map(str, self.obs_sizes))} for {n} players")
-        holder = observations[:, : m * n].reshape(-1, m, n).argmax(axis=2)
-        k = m * n
-        target = observations[:, k : k + n].argmax(axis=1)
-        k += 2 * n
-        give = observations[:, k : k + n * m].reshape(-1, n, m).argmax(axis=2)
-        receive = observations[:, k + n * m : k + 2 * n * m].reshape(-1, n, m).argmax(axis=2)
-        return holder, target, give, receive
-
-    def my_scores_after(self, holder, target, gives, receives) -> np.ndarray:
-        """My round score after swapping my ``gives[b, k]`` for ``receives[b, k]`` (B, K)."""
-        rows = np.arange(len(holder))[:, None]
-        after = np.repeat(holder[:, None, :], gives.shape[1], axis=1)
-        other = np.take_along_axis(holder, receives, axis=1)
-        k = np.arange(gives.shape[1])[None, :]
-        after[rows, k, gives] = other
-        after[rows, k, receives] = 0
-        table = score_table(pips_held(after, self.n))
-        return table[rows, k, 0, target[:, None]]
-
-    def act(self, observations, masks, rng):
-        n, m = self.n, self.m
-        holder, target, prop_give, prop_receive = self.decode(observations)
-        rows = np.arange(len(holder))
-        table = score_table(pips_held(holder, n))
-        mine = table[rows, 0, target]
-        # others may hold any target but mine; average their scores over those
-        possible = np.ones((len(holder), n), dtype=bool)
-        possible[rows, target] = False
-        others = table[:, 1:, :]
-        expected = (others * possible[:, None, :]).sum(axis=2) / (n - 1)
-        best_case = np.where(possible[:, None, :], others, np.iinfo(others.dtype).min).max(axis=2)
-        tick = observations[:, self.obs_size - 2]  # the tick entry, before any public memory
-        stop = (mine > 0) & (mine >= expected.max(axis=1))
-        stop |= (tick >= self.patience) & (mine >= best_case.max(axis=1))
-
-        accept_ok = masks[:, 9 * n * n + 1 : 9 * n * n + n] > 0
-        accept_scores = self.my_scores_after(holder, target, prop_receive[:, 1:], prop_give[:, 1:])
-        accept_gain = np.where(accept_ok, accept_scores - mine[:, None], -np.inf)
-        best_accept = accept_gain.argmax(axis=1)
-        accept = accept_gain[rows, best_accept] > 0
-
-        swap_ok = masks[:, 1 : 1 + m * m] > 0
-        shape = (len(holder), len(self.swap_give))
-        swap_scores = self.my_scores_after(
-            holder, target, np.broadcast_to(self.swap_give, shape), np.broadcast_to(self.swap_receive, shape)
-        )
-        swap_gain = np.where(swap_ok, swap_scores - mine[:, None] + self.tie_break, -np.inf)
-        best_swap = swap_gain.argmax(axis=1)
-        propose = swap_gain[rows, best_swap] > 0.5
-
-        actions = np.zeros(len(holder), dtype=np.int64)
-        actions[propose] = 1 + best_swap[propose]
-        actions[accept] = 9 * n * n + 1 + best_accept[accept]
-        actions[stop] = self.stop_action
-        return actions
+        self.num_actions = 9 * n * n + n + 1
+        self.params = (float(patience),)
