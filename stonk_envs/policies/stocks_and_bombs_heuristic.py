@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from stonk_envs.policies.base import CompiledPlayer
+from stonk_envs.policies.stocks_and_bombs_trader import round_score, score_table_into
 
 
 @njit(cache=True)
@@ -30,18 +31,6 @@ def _fill_pips(holder, n, pips):
     pips[:, :] = 0
     for piece in range(3 * n):
         pips[holder[piece], piece // 3] += piece % 3 + 1
-
-
-@njit(cache=True)
-def _score(pips, n, q, t):
-    """Seat q's round score if its target were colour t (B6)."""
-    if t != q:
-        return pips[q, t] - pips[t, q]
-    own = 0
-    for c in range(n):
-        if pips[q, c] > 0:
-            own += pips[q, c] - pips[c, q]
-    return own
 
 
 @njit(cache=True)
@@ -57,9 +46,7 @@ def score_table(pips):
     """``S[q, t]``: the round score of seat q if its target were colour t (B6)."""
     n = pips.shape[0]
     table = np.zeros((n, n), np.int64)
-    for q in range(n):
-        for t in range(n):
-            table[q, t] = _score(pips, n, q, t)
+    score_table_into(pips, n, table)
     return table
 
 
@@ -80,7 +67,7 @@ def _my_score_after(holder, give, receive, target, n, after, pips):
     after[give] = holder[receive]
     after[receive] = 0
     _fill_pips(after, n, pips)
-    return _score(pips, n, 0, target)
+    return round_score(pips, n, 0, target)
 
 
 @njit(cache=True)
@@ -96,14 +83,15 @@ def _act_batch(obs, masks, n, params, out):
     holder = np.zeros(m, np.int64)
     after = np.zeros(m, np.int64)
     pips = np.zeros((n, n), np.int64)
-    scratch = np.zeros((n, n), np.int64)
+    table = np.zeros((n, n), np.int64)
     for b in range(obs.shape[0]):
         o = obs[b]
         for piece in range(m):
             holder[piece] = _argmax(o, piece * n, n)
         target = _argmax(o, k_target, n)
         _fill_pips(holder, n, pips)
-        mine = _score(pips, n, 0, target)
+        score_table_into(pips, n, table)
+        mine = table[0, target]
         # others may hold any target but mine: their expected score averages over those
         best_expected = -1e18
         best_case = -(2**62)
@@ -111,9 +99,8 @@ def _act_batch(obs, masks, n, params, out):
             total = 0
             for t in range(n):
                 if t != target:
-                    score = _score(pips, n, q, t)
-                    total += score
-                    best_case = max(best_case, score)
+                    total += table[q, t]
+                    best_case = max(best_case, table[q, t])
             best_expected = max(best_expected, total / (n - 1))
         if (mine > 0 and mine >= best_expected) or (o[k_tick] >= patience and mine >= best_case):
             out[b] = stop_action
@@ -123,7 +110,7 @@ def _act_batch(obs, masks, n, params, out):
             if masks[b, accept_base + j - 1] > 0:
                 give = _argmax(o, k_receive + j * m, m)  # the piece j asks for is mine to give
                 receive = _argmax(o, k_give + j * m, m)
-                gain = _my_score_after(holder, give, receive, target, n, after, scratch) - mine
+                gain = _my_score_after(holder, give, receive, target, n, after, pips) - mine
                 if gain > accept_gain:
                     best_accept, accept_gain = j, gain
         if accept_gain > 0:
@@ -135,7 +122,7 @@ def _act_batch(obs, masks, n, params, out):
                 give, receive = a // m, a % m
                 # ties: ask for large pieces, give small ones, keep the proposal stable
                 tie = 0.01 * (receive % 3 + 1) - 0.001 * (give % 3 + 1)
-                gain = (_my_score_after(holder, give, receive, target, n, after, scratch) - mine) + tie
+                gain = (_my_score_after(holder, give, receive, target, n, after, pips) - mine) + tie
                 if gain > swap_gain:
                     best_swap, swap_gain = a, gain
         out[b] = 1 + best_swap if swap_gain > 0.5 else 0

@@ -39,8 +39,22 @@ SIZES = np.array([1, 2, 3], dtype=np.int64)
 
 
 @njit(cache=True)
-def _scores(pips, n, out):
-    """``out[q, x]``: q's round score if its target were colour x (B6), from ``pips[q, c]``."""
+def round_score(pips, n, q, x):
+    """q's round score if its target were colour x (B6), from ``pips[q, c]`` (pips of colour c held by seat q).
+    With :func:`score_table_into`, the scoring of both compiled Stocks & Bombs players."""
+    if x != q:
+        return pips[q, x] - pips[x, q]
+    own = 0
+    for c in range(n):
+        if c != q and pips[q, c] > 0:
+            own += pips[q, c] - pips[c, q]
+    return own
+
+
+@njit(cache=True)
+def score_table_into(pips, n, out):
+    """``out[q, x]``: :func:`round_score` of every seat q and colour x, in one pass over each row (the
+    traders' inner loop scores two tables per swap; one entry at a time is 1.5x slower there)."""
     for q in range(n):
         own = 0
         for x in range(n):
@@ -54,7 +68,7 @@ def _scores(pips, n, out):
 @njit(cache=True)
 def _utility(pips, holder, n, target, weights, rivalry, currency, table):
     """My utility and each other seat's expected score, for the arrangement ``pips``/``holder``."""
-    _scores(pips, n, table)
+    score_table_into(pips, n, table)
     value = float(table[0, target])
     for q in range(1, n):
         expected = 0.0
@@ -72,8 +86,8 @@ def _utility(pips, holder, n, target, weights, rivalry, currency, table):
 def _partner_gain(pips_before, pips_after, holder_before, holder_after, n, q, weights, rivalry, currency, t0, t1):
     """How q is expected to value a swap with me: its expected score change, less ``rivalry``
     times my score change as q sees it (my target unknown to q), plus its currency change."""
-    _scores(pips_before, n, t0)
-    _scores(pips_after, n, t1)
+    score_table_into(pips_before, n, t0)
+    score_table_into(pips_after, n, t1)
     gain = 0.0
     for x in range(n):
         gain += weights[q, x] * (t1[q, x] - t0[q, x])
@@ -147,7 +161,7 @@ def _act_batch(obs, masks, n, params, out):
             total = weights[q].sum()
             for x in range(n):
                 weights[q, x] /= total
-        _scores(pips, n, t0)
+        score_table_into(pips, n, t0)
         mine = t0[0, target]
         best_expected = -1e9
         best_case = -1000000

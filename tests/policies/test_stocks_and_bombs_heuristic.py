@@ -7,6 +7,7 @@ from stonk_envs.evaluation import evaluate
 from stonk_envs.games.stocks_and_bombs import core
 from stonk_envs.policies import make_player
 from stonk_envs.policies.stocks_and_bombs_heuristic import StocksAndBombsHeuristic, pips_held, score_table
+from stonk_envs.policies.stocks_and_bombs_trader import round_score
 
 N = 4
 STOP = 9 * N * N + N
@@ -47,7 +48,7 @@ def propose_action(give_rel, receive_rel):
     return 1 + give_rel * 3 * N + receive_rel
 
 
-def test_score_table_matches_the_rules_on_random_tables():
+def test_score_table_and_round_score_match_the_rules_on_random_tables():
     rng = np.random.default_rng(3)
     for n in (4, 5, 6):
         for _ in range(100):
@@ -56,8 +57,10 @@ def test_score_table_matches_the_rules_on_random_tables():
             targets = rng.permutation(n).astype(np.int8)
             expected = np.zeros(n, np.int32)
             core.round_scores(holder, targets, n, expected)
-            table = score_table(pips_held(holder[: 3 * n].astype(np.int64), n))
+            pips = pips_held(holder[: 3 * n].astype(np.int64), n)
+            table = score_table(pips)
             assert table[np.arange(n), targets].tolist() == expected.tolist()
+            assert [[round_score(pips, n, q, t) for t in range(n)] for q in range(n)] == table.tolist()
 
 
 def test_score_table_on_the_rule_texts_example():
