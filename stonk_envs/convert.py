@@ -64,7 +64,7 @@ def _sb3_actor(policy: Policy, source: str) -> tuple[list[nn.Linear], torch.Tens
 
 
 def _rllib_actor(policy: Policy, source: str) -> tuple[list[nn.Linear], torch.Tensor | None]:
-    """The actor's Linear layers and the input scale of an RLlib module (``BoundsMaskingTorchRLModule``'s)."""
+    """The actor's Linear layers and the input scale of an RLlib module (``FlatMaskingTorchRLModule``'s)."""
     module = policy.module
     encoder = getattr(module.encoder, "actor_encoder", module.encoder)
     scaler = getattr(module, "scaler", None)

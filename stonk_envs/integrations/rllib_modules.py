@@ -2,8 +2,10 @@
 
 - :func:`masked_module_spec` is RLlib's own ``ActionMaskingTorchRLModule`` (PPO), which reads
   the ``{"observations", "action_mask"}`` layout of
-  :class:`~stonk_envs.integrations.rllib_env.StonkMultiAgentEnv`; with ``scaled``, its
-  subclass :class:`BoundsMaskingTorchRLModule` first divides each observation entry by its bound.
+  :class:`~stonk_envs.integrations.rllib_env.StonkMultiAgentEnv`;
+  :func:`flat_module_spec` is :class:`FlatMaskingTorchRLModule`, the vector path's learner, which
+  reads the ``layout="flat"`` observation of :class:`~stonk_envs.vector.gym_vector.EngineVectorEnv`
+  and divides each entry by its bound.
 - :class:`PlayerRLModule` plays a stonk_envs player (``"random"``, ``"heuristic"`` or a policy
   file) inside RLlib, as a league member that is never trained.
 - :func:`save_learner_net` writes a learner converted to a torch ``MaskedMLP`` (a policy file
@@ -18,10 +20,13 @@ import json
 import os
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 from stonk_envs.policies.checkpoint import METADATA_MEMBER, make_metadata, save_torch
 from stonk_envs.policies.players import make_player
@@ -30,29 +35,68 @@ from stonk_envs.policies.sb3_features import BoundsScaler
 from stonk_envs.policies.torch_policy import MaskedMLP
 
 
-def masked_module_spec(hidden: list[int], scaled: bool = False) -> RLModuleSpec:
-    """RLlib's action-masking PPO module with ``hidden`` layer sizes (spaces come from the env); ``scaled``: the
-    :class:`BoundsMaskingTorchRLModule` subclass."""
-    module_class = BoundsMaskingTorchRLModule if scaled else ActionMaskingTorchRLModule
-    return RLModuleSpec(module_class=module_class, model_config={"fcnet_hiddens": list(hidden)})
+def masked_module_spec(hidden: list[int]) -> RLModuleSpec:
+    """RLlib's action-masking PPO module with ``hidden`` layer sizes (spaces come from the env)."""
+    return RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"fcnet_hiddens": list(hidden)})
 
 
-class BoundsMaskingTorchRLModule(ActionMaskingTorchRLModule):
-    """RLlib's masking PPO module reading each observation entry divided by its bound (SB3's ``BoundsScaler``).
+def flat_module_spec(hidden: list[int]) -> RLModuleSpec:
+    """:class:`FlatMaskingTorchRLModule` with ``hidden`` layer sizes (spaces come from the env)."""
+    return RLModuleSpec(module_class=FlatMaskingTorchRLModule, model_config={"fcnet_hiddens": list(hidden)})
 
-    Some entries of the games' observations reach 100, which saturates the first tanh layer
-    (what the learner reaches: docs/integrations.md, RLlib's Measured). The division is part of
-    the module, so the env runners and the learner read the same inputs.
+
+class FlatMaskingTorchRLModule(DefaultPPOTorchRLModule):
+    """RLlib's PPO module for the ``layout="flat"`` observation: the entries, then the action mask, in one ``Box``.
+
+    RLlib batches and splits a ``Box`` in one array operation, where a ``Dict`` costs a tree walk per
+    game (docs/integrations.md, RLlib's speed). The module cuts the mask off, divides each entry by
+    its bound (SB3's ``BoundsScaler``: some entries reach 100, which would saturate the first tanh
+    layer) and masks the logits. It also reads RLlib's ``{"observations", "action_mask"}`` layout,
+    so :class:`~stonk_envs.policies.rllib_policy.RLlibPolicy` plays it.
     """
+
+    def __init__(self, *, observation_space=None, action_space=None, **kwargs):
+        a = action_space.n
+        self.flat_space = observation_space
+        features = gym.spaces.Box(observation_space.low[:-a], observation_space.high[:-a], dtype=np.float32)
+        super().__init__(observation_space=features, action_space=action_space, **kwargs)
 
     def setup(self):
         super().setup()
-        self.scaler = BoundsScaler(self.observation_space[OBS_KEY])
+        self.scaler = BoundsScaler(self.observation_space)
+        self.observation_space = self.flat_space
 
-    def _preprocess_batch(self, batch, **kwargs):
-        action_mask, batch = super()._preprocess_batch(batch, **kwargs)
-        batch[Columns.OBS] = self.scaler(batch[Columns.OBS])
-        return action_mask, batch
+    def _split(self, batch):
+        """The mask and the batch with the scaled entries as its observations (``batch`` itself is kept)."""
+        obs = batch[Columns.OBS]
+        if isinstance(obs, dict):
+            features, mask = obs[OBS_KEY], obs[MASK_KEY]
+        else:
+            a = self.action_space.n
+            features, mask = obs[..., :-a], obs[..., -a:]
+        return mask, {**batch, Columns.OBS: self.scaler(features)}
+
+    @staticmethod
+    def _masked(outs, mask):
+        outs[Columns.ACTION_DIST_INPUTS] = outs[Columns.ACTION_DIST_INPUTS].masked_fill(mask == 0, FLOAT_MIN)
+        return outs
+
+    def _forward_inference(self, batch, **kwargs):
+        mask, batch = self._split(batch)
+        return self._masked(super()._forward_inference(batch, **kwargs), mask)
+
+    def _forward_exploration(self, batch, **kwargs):
+        mask, batch = self._split(batch)
+        return self._masked(super()._forward_exploration(batch, **kwargs), mask)
+
+    def _forward_train(self, batch, **kwargs):
+        mask, batch = self._split(batch)
+        return self._masked(super()._forward_train(batch, **kwargs), mask)
+
+    def compute_values(self, batch, embeddings=None):
+        if embeddings is None:
+            _, batch = self._split(batch)
+        return super().compute_values(batch, embeddings)
 
 
 def player_module_spec(player: str, game: str, num_players: int, env_config: dict | None = None) -> RLModuleSpec:

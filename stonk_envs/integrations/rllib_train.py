@@ -55,7 +55,7 @@ def build_algorithm(config: RLlibConfig):
 def _vector(algorithm_config, config: RLlibConfig, weights: dict):
     """The games of each env runner in one batched engine (Gymnasium's ``vector_entry_point``), one learner seat
     per game; the league plays the others."""
-    from stonk_envs.integrations.rllib_modules import masked_module_spec
+    from stonk_envs.integrations.rllib_modules import flat_module_spec
     from stonk_envs.integrations.rllib_vector import VectorLeagueCallback, vector_env_config, vector_env_id
 
     league = config.league
@@ -67,7 +67,7 @@ def _vector(algorithm_config, config: RLlibConfig, weights: dict):
         .env_runners(gym_env_vectorize_mode="vector_entry_point")
         # the batched trainer's PPO: clip range 0.2, value loss weight 0.5, gradient norm 0.5, no KL term
         .training(clip_param=0.2, vf_loss_coeff=0.5, grad_clip=0.5, use_kl_loss=False)
-        .rl_module(rl_module_spec=masked_module_spec(config.hidden, scaled=True))
+        .rl_module(rl_module_spec=flat_module_spec(config.hidden))
         .callbacks(partial(VectorLeagueCallback, weights=weights, snapshot_every=league.snapshot_every,
                            max_snapshots=league.max_snapshots))
     )

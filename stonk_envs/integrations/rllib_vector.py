@@ -2,9 +2,10 @@
 
 The env is the game's Gymnasium id, which RLlib builds with ``gymnasium.make_vec`` in
 ``vector_entry_point`` mode: :class:`~stonk_envs.vector.gym_vector.EngineVectorEnv` with
-``num_envs_per_env_runner`` games, one learning seat each, in RLlib's masking layout
-(``layout="rllib"``), read by RLlib's own ``ActionMaskingTorchRLModule`` with the inputs divided
-by their bounds (:class:`~stonk_envs.integrations.rllib_modules.BoundsMaskingTorchRLModule`).
+``num_envs_per_env_runner`` games, one learning seat each, in one ``Box`` of the observation and
+then the mask (``layout="flat"``), read by
+:class:`~stonk_envs.integrations.rllib_modules.FlatMaskingTorchRLModule` with the inputs divided
+by their bounds.
 
 The other seats are a league drawn per seat at each new game (:meth:`EngineVectorEnv.set_league`):
 the ``random`` and ``heuristic`` players, the learner itself (the env runner's copy of it, which
@@ -39,8 +40,8 @@ def vector_env_id(game: str) -> str:
 
 
 def vector_env_config(num_players: int, env_config: dict) -> dict:
-    """The keywords of ``gymnasium.make_vec`` for RLlib: RLlib's masking layout, the engine's serial kernels."""
-    return {"num_players": num_players, "layout": "rllib", "parallel": False, **env_config}
+    """The keywords of ``gymnasium.make_vec`` for RLlib: the flat masking layout, the engine's serial kernels."""
+    return {"num_players": num_players, "layout": "flat", "parallel": False, **env_config}
 
 
 def runner_module(env_runner):

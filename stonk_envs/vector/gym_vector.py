@@ -17,7 +17,10 @@ one :class:`~stonk_envs.vector.engine.BatchEngine` instead of N Python envs::
   decision are played inside the step and its rewards over them added.
 - ``layout="box"``: the observation is the seat's vector (a ``Box``, as the single env), the
   mask is ``info["action_mask"]`` and ``action_masks()``. ``layout="rllib"``: a ``Dict`` of
-  ``observations`` and a float32 ``action_mask``, RLlib's masking layout.
+  ``observations`` and a float32 ``action_mask``, RLlib's masking layout. ``layout="flat"``: one
+  ``Box``, the seat's vector followed by its mask as float32 0/1 (the info is empty), which RLlib
+  batches in one array operation where a ``Dict`` costs a walk over its keys per game
+  (:class:`~stonk_envs.integrations.rllib_modules.FlatMaskingTorchRLModule` reads it).
 - ``autoreset_mode``: ``NextStep`` (Gymnasium's default, and what RLlib expects): the step that
   ends a game returns its last observation, and the next step ignores that slot's action and
   returns the first observation of its next game; ``SameStep``: the ending step returns the
@@ -45,7 +48,7 @@ from stonk_envs.policies.base import Policy
 from stonk_envs.policies.players import make_player
 from stonk_envs.vector.selfplay import SelfPlay
 
-LAYOUTS = ("box", "rllib")
+LAYOUTS = ("box", "rllib", "flat")
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP.value, AutoresetMode.SAME_STEP.value)
 
 
@@ -111,6 +114,10 @@ class EngineVectorEnv(gymnasium.vector.VectorEnv):
         box = spaces.Box(low, high, dtype=np.float32)
         if self.layout == "box":
             self.single_observation_space = box
+        elif self.layout == "flat":
+            a = engine.num_actions
+            self.single_observation_space = spaces.Box(np.concatenate([low, np.zeros(a, np.float32)]),
+                                                       np.concatenate([high, np.ones(a, np.float32)]), dtype=np.float32)
         else:
             mask = spaces.Box(0.0, 1.0, (engine.num_actions,), dtype=np.float32)
             self.single_observation_space = spaces.Dict({"observations": box, "action_mask": mask})
@@ -177,9 +184,7 @@ class EngineVectorEnv(gymnasium.vector.VectorEnv):
         elif done.any():
             last = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(done):
-                last[i] = final_obs[i] if self.layout == "box" else {
-                    "observations": final_obs[i],
-                    "action_mask": np.zeros(self.single_action_space.n, np.float32)}
+                last[i] = self._in_layout(final_obs[i], np.zeros(self.single_action_space.n, np.int8))
             info.update({"final_obs": last, "_final_obs": done.copy(),
                          "final_info": np.full(self.num_envs, None, dtype=object), "_final_info": done.copy()})
         return obs, rewards.astype(np.float32), done, truncated, info
@@ -198,21 +203,29 @@ class EngineVectorEnv(gymnasium.vector.VectorEnv):
 
     # ------------------------------------------------------------------ internals
     def _observations(self):
-        obs, masks = self.selfplay.learner_obs()
+        return self._in_layout(*self.selfplay.learner_obs())
+
+    def _in_layout(self, obs: np.ndarray, masks: np.ndarray):
+        """Observations and their masks (one row each, or one of each) in the env's layout."""
         if self.layout == "box":
             return obs
-        return {"observations": obs, "action_mask": masks.astype(np.float32)}
+        masks = masks.astype(np.float32)
+        if self.layout == "flat":
+            return np.concatenate([obs, masks], axis=-1)
+        return {"observations": obs, "action_mask": masks}
 
     def _with_final(self, obs, done: np.ndarray, final_obs: np.ndarray):
         """``obs`` with the ended slots' last observations (NextStep mode); their masks stay the next game's."""
-        if self.layout == "box":
+        if self.layout in ("box", "flat"):
             obs = obs.copy()
-            obs[done] = final_obs[done]
+            obs[done, :final_obs.shape[1]] = final_obs[done]
             return obs
         obs["observations"] = obs["observations"].copy()
         obs["observations"][done] = final_obs[done]
         return obs
 
     def _info(self) -> dict[str, np.ndarray]:
+        if self.layout == "flat":
+            return {}  # the masks are the observations' last entries
         masks = self.selfplay.learner_obs()[1]
         return {"action_mask": masks, "_action_mask": np.ones(self.num_envs, np.bool_)}

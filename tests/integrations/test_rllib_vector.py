@@ -16,6 +16,7 @@ from stonk_envs.policies.torch_policy import TorchPolicy
 from stonk_envs.vector.gym_vector import EngineVectorEnv
 
 GAMES = 16
+NUM_ACTIONS = 149  # Stocks & Bombs at 4 players
 OVERRIDES = [f"num_envs_per_env_runner={GAMES}", "train_batch_size=128", "minibatch_size=64", "num_epochs=1",
              "hidden=[16]", "league.snapshot_every=1", "env_config.round_cap=1", "torch_threads=1"]
 
@@ -46,7 +47,7 @@ def test_one_iteration_trains_on_the_batched_engine(trained):
 
     algorithm, _, result = trained
     env = runner_env(algorithm)
-    assert isinstance(env, EngineVectorEnv) and env.num_envs == GAMES and env.layout == "rllib"
+    assert isinstance(env, EngineVectorEnv) and env.num_envs == GAMES and env.layout == "flat"
     assert result["env_runners"]["num_env_steps_sampled"] >= 128
     assert result["learners"][ALL_MODULES]["num_env_steps_trained_lifetime"] >= 128
 
@@ -56,7 +57,7 @@ def test_the_learner_plays_only_legal_actions(trained):
     episodes = algorithm.env_runner_group.local_env_runner.sample(num_timesteps=4 * GAMES, explore=True)
     checked = 0
     for episode in episodes:
-        masks = np.asarray(episode.get_observations()["action_mask"])[: len(episode)]
+        masks = np.asarray(episode.get_observations())[: len(episode), -NUM_ACTIONS:]
         actions = np.asarray(episode.get_actions())
         assert masks[np.arange(len(actions)), actions].all()
         assert not masks.all()  # masks that exclude something, so the check can fail
@@ -91,3 +92,25 @@ def test_the_learner_is_saved_as_a_torch_policy_that_evaluate_plays_untrusted(tr
     report = evaluate("stocks_and_bombs", [str(path), "random", "random", "random"], num_games=2,
                       env_config={"round_cap": 1, "memory": False}, progress=False)
     assert report.players[0].games == 2
+
+
+def test_the_flat_module_reads_both_layouts_and_masks_the_logits(trained):
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from stonk_envs.policies.rllib_policy import MASK_KEY, OBS_KEY
+
+    algorithm, _, _ = trained
+    env = runner_env(algorithm)
+    env.reset(seed=4)
+    flat = env._observations()
+    observations, masks = flat[:, :-NUM_ACTIONS], flat[:, -NUM_ACTIONS:]
+    assert masks.shape == (GAMES, NUM_ACTIONS) and 0 < masks.sum() < masks.size
+    module = algorithm.get_module()
+    as_dict = {OBS_KEY: torch.as_tensor(observations), MASK_KEY: torch.as_tensor(masks)}
+    with torch.no_grad():
+        from_flat = module.forward_inference({Columns.OBS: torch.as_tensor(flat)})[Columns.ACTION_DIST_INPUTS]
+        from_dict = module.forward_inference({Columns.OBS: as_dict})[Columns.ACTION_DIST_INPUTS]
+    torch.testing.assert_close(from_flat, from_dict)
+    legal = torch.as_tensor(masks) > 0
+    assert (from_flat[~legal] < -1e30).all() and (from_flat[legal] > -1e30).all()

@@ -96,6 +96,28 @@ def test_rllib_layout():
     assert envs.single_observation_space.contains({k: v[0] for k, v in obs.items()})
 
 
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_flat_layout_is_the_box_layout_then_the_mask(mode):
+    box = EngineVectorEnv(num_envs=4, game="stockpile", num_players=3, seat=0, autoreset_mode=mode)
+    flat = EngineVectorEnv(num_envs=4, game="stockpile", num_players=3, seat=0, layout="flat", autoreset_mode=mode)
+    a = flat.single_action_space.n
+    (obs, _), (joined, info) = box.reset(seed=2), flat.reset(seed=2)
+    assert info == {} and joined.shape == (4, obs.shape[1] + a)
+    rng, ended = np.random.default_rng(0), 0
+    for _ in range(300):
+        masks = np.array(box.call("action_masks"))
+        np.testing.assert_array_equal(joined[:, :-a], obs)
+        np.testing.assert_array_equal(joined[:, -a:], masks)
+        assert all(flat.single_observation_space.contains(row) for row in joined)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        (obs, _, done, _, box_info), (joined, _, flat_done, _, info) = box.step(actions), flat.step(actions)
+        np.testing.assert_array_equal(done, flat_done)
+        for i in np.flatnonzero(done if mode == AutoresetMode.SAME_STEP else []):
+            np.testing.assert_array_equal(info["final_obs"][i], np.concatenate([box_info["final_obs"][i], np.zeros(a)]))
+        ended += int(done.sum())
+    assert ended > 0
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="illegal_action"):
         EngineVectorEnv(num_envs=2, game="stockpile", illegal_action="void")
