@@ -2,6 +2,7 @@
 installed outside the checkout, it trains from a shipped config's name."""
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,11 +16,20 @@ from tests.training.test_ppo import TINY
 ROOT = Path(__file__).resolve().parents[1]
 
 
+LOCAL = (".git", ".venv", "build", "dist", "runs", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis")
+"""What a checkout holds beyond its sources: not copied to the build."""
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The wheel built from a copy of the sources: setuptools writes ``build/`` and ``*.egg-info`` beside
+    them, so two test workers building from the checkout itself would race."""
+    sources = tmp_path_factory.mktemp("sources") / "stonk_envs"
+    shutil.copytree(ROOT, sources, ignore=shutil.ignore_patterns(*LOCAL))
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
-                    "--wheel-dir", str(out), str(ROOT)], check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
+                            "--wheel-dir", str(out), str(sources)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-2000:]
     (path,) = out.glob("stonk_envs-*.whl")
     return path
 

@@ -10,7 +10,9 @@ tick's joint action and void flags:
 - **game ends**: a total reached ``points_to_win``, or the round cap / fixed round count;
 - **ties**: games whose highest final total is shared;
 - the time the players spend in ``act`` per decision (one seat's action), leaving out each
-  player's first call in each chunk of games (it may compile code).
+  player's first call in each chunk of games (it may compile code);
+- **per player** (each entry of ``players``, whatever seat it holds): the kinds of action it
+  chose, the rounds its call ended, and its mean round score.
 
 A call's maker is the seat whose STOP/STONKS was not voided (later calls in the same tick are
 void). A STONKS call is counted valid when the caller's round score is not 0 (a false call
@@ -36,7 +38,7 @@ import numpy as np
 from stonk_envs import cli_args
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.core.negotiation import VOID_NONE
-from stonk_envs.evaluation.runner import resolve_players, rotated_seatings
+from stonk_envs.evaluation.runner import player_names, resolve_players, rotated_seatings
 from stonk_envs.games.stonk_market.config import SUIT_COUNTS
 from stonk_envs.policies.games import make_game
 
@@ -61,14 +63,27 @@ class PlayStats:
     ties: int = 0
     decisions: int = 0
     act_seconds: float = 0.0
+    chosen: list[Counter] = field(default_factory=list)
+    """Per entry of ``players``: the kinds of action it chose (void ones too)."""
+    called: list[Counter] = field(default_factory=list)
+    """Per entry: how the rounds that its call ended ended (``"STONKS valid"``...)."""
+    round_points: list[int] = field(default_factory=list)
+    """Per entry: the sum of its round scores."""
+
+    def __post_init__(self):
+        k = len(self.players)
+        self.chosen = self.chosen or [Counter() for _ in range(k)]
+        self.called = self.called or [Counter() for _ in range(k)]
+        self.round_points = self.round_points or [0] * k
 
     def counts(self) -> dict:
         """The raw counts, as plain JSON-ready values."""
-        return {
-            name: {str(k): v for k, v in value.items()} if isinstance(value, Counter) else value
-            for name, value in vars(self).items()
-            if name not in ("game", "players")
-        }
+        def plain(value):
+            if isinstance(value, Counter):
+                return {str(k): v for k, v in value.items()}
+            return [plain(v) for v in value] if isinstance(value, list) else value
+
+        return {name: plain(value) for name, value in vars(self).items() if name not in ("game", "players")}
 
     def summary(self) -> dict:
         """Per-game and per-round rates, the end shares and the act cost per decision."""
@@ -87,6 +102,16 @@ class PlayStats:
             "game_ends": {k: v / games for k, v in sorted(self.game_ends.items())},
             "tie_rate": self.ties / games,
             "act_us_per_decision": 1e6 * self.act_seconds / max(self.decisions, 1),
+            "per_player": [
+                {
+                    "player": name,
+                    "actions": {k: v / max(sum(chosen.values()), 1) for k, v in sorted(chosen.items())},
+                    "calls_per_round": {k: v / rounds for k, v in sorted(called.items())},
+                    "round_score": points / rounds,
+                }
+                for name, chosen, called, points in zip(player_names(self.players), self.chosen, self.called,
+                                                       self.round_points, strict=True)
+            ],
         }
 
 
@@ -169,6 +194,8 @@ def _play_chunk(game, players, seatings, seeds, rng, stats: PlayStats) -> None:
             hands_before = states[i]["hand"].copy() if "hand" in states.dtype.names else None
             over = game.step(states, i, joint[i], step_rewards, voids)
             done = kinds[joint[i]]
+            for seat, entry in enumerate(seatings[i]):
+                stats.chosen[entry][done[seat]] += 1
             carried = voids[:n] == VOID_NONE
             stats.trades += int((np.isin(done, TRADES) & carried).sum())
             stats.exchanges += int(((done == "EXCHANGE") & carried).sum())
@@ -176,7 +203,12 @@ def _play_chunk(game, players, seatings, seeds, rng, stats: PlayStats) -> None:
             if over or int(states[i]["round"]) != round_before:
                 stats.rounds += 1
                 callers = np.flatnonzero(np.isin(done, CALLS) & carried)
-                stats.round_ends[_round_end(states[i], done, callers, hands_before)] += 1
+                end = _round_end(states[i], done, callers, hands_before)
+                stats.round_ends[end] += 1
+                if len(callers):
+                    stats.called[seatings[i][callers[0]]][end] += 1
+                for seat, entry in enumerate(seatings[i]):
+                    stats.round_points[entry] += int(states[i]["last_scores"][seat])
             if over:
                 stats.num_games += 1
                 totals = game.scores(states, i)
@@ -214,6 +246,11 @@ def format_summary(summary: dict) -> str:
             f"  rounds end: {ends}",
             f"  games end: {games}; tie rate {summary['tie_rate']:.3f}",
             f"  act cost {summary['act_us_per_decision']:.1f} us per decision",
+            "  per player: mean round score; rounds ended by its call; its actions",
+            *(f"    {p['player']}: {p['round_score']:.2f}; "
+              + (", ".join(f"{k} {v:.3f}" for k, v in p["calls_per_round"].items()) or "none") + "; "
+              + ", ".join(f"{k} {v:.3f}" for k, v in p["actions"].items())
+              for p in summary["per_player"]),
         ]
     )
 
