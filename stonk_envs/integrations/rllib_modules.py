@@ -64,7 +64,7 @@ class FlatMaskingTorchRLModule(DefaultPPOTorchRLModule):
     def setup(self):
         super().setup()
         self.scaler = BoundsScaler(self.observation_space)
-        self.observation_space = self.flat_space
+        self.observation_space = self.flat_space  # the env's space again, as RLlib's own masking module does
 
     def _split(self, batch):
         """The mask and the batch with the scaled entries as its observations (``batch`` itself is kept)."""
