@@ -9,7 +9,8 @@ Each round runs, one after the other in fresh processes:
   is the learner decisions sampled and learned from over the seconds of its iterations after
   the first (a warm-up), read from its ``metrics.jsonl``;
 - ``stonk-envs train --config stocks_and_bombs`` with the warm start and evaluations off
-  (:data:`stonk_envs.bench.shared.QUIET_OVERRIDES`), whose figure is its own samples/s.
+  (:data:`stonk_envs.bench.shared.QUIET_OVERRIDES`) and the RLlib config's game options (so both
+  play the same game: the RLlib config has no public memory), whose figure is its own samples/s.
 
 A sample is one decision of a seat the learner holds, in both. Prints each round's figures,
 the medians, and the median over rounds of RLlib's share of the trainer's figure.
@@ -27,6 +28,7 @@ from pathlib import Path
 from statistics import median
 
 from stonk_envs.bench.shared import train_samples_per_second
+from stonk_envs.integrations.rllib_config import load_rllib_config
 
 START_ATTEMPTS = 3
 """Tries of each RLlib run: on a loaded machine Ray's start-up can time out (it waits 30 s for its node)."""
@@ -64,10 +66,13 @@ def main() -> int:
                         help="an override of the RLlib config (repeatable)")
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = parser.parse_args()
+    # the trainer plays the game as RLlib's config sets it (the memory, the reward)
+    same_game = [f"env_config.{key}={json.dumps(value)}"
+                 for key, value in load_rllib_config(args.rllib_config, args.rllib).env_config.items()]
     rounds = []
     for index in range(args.rounds):
         rllib = rllib_samples_per_second(args.rllib_config, args.iterations, args.rllib)
-        trainer = train_samples_per_second(args.trainer_config, [f"total_timesteps={args.samples}"])
+        trainer = train_samples_per_second(args.trainer_config, [f"total_timesteps={args.samples}", *same_game])
         rounds.append({"rllib": rllib, "trainer": trainer, "ratio": rllib["samples_per_second"] / trainer})
         print(f"round {index + 1}/{args.rounds}: RLlib {rllib['samples_per_second']:,.0f} samples/s "
               f"({rllib['samples']:,.0f} in {rllib['seconds']:.1f} s), trainer {trainer:,.0f} samples/s, "
