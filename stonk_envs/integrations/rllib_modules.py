@@ -22,6 +22,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
@@ -86,8 +87,12 @@ class FlatMaskingTorchRLModule(DefaultPPOTorchRLModule):
         return self._masked(super()._forward_inference(batch, **kwargs), mask)
 
     def _forward_exploration(self, batch, **kwargs):
+        """The masked logits, with the sampled actions and their log-probabilities (RLlib's
+        ``GetActions`` then has nothing to do: see :func:`sample_actions`)."""
         mask, batch = self._split(batch)
-        return self._masked(super()._forward_exploration(batch, **kwargs), mask)
+        outs = self._masked(super()._forward_exploration(batch, **kwargs), mask)
+        outs[Columns.ACTIONS], outs[Columns.ACTION_LOGP] = sample_actions(outs[Columns.ACTION_DIST_INPUTS])
+        return outs
 
     def _forward_train(self, batch, **kwargs):
         mask, batch = self._split(batch)
@@ -97,6 +102,21 @@ class FlatMaskingTorchRLModule(DefaultPPOTorchRLModule):
         if embeddings is None:
             _, batch = self._split(batch)
         return super().compute_values(batch, embeddings)
+
+
+def sample_actions(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """One action per row drawn from ``softmax(logits)``, and its log-probability.
+
+    The same draw as a ``Categorical``, about ten times as fast on masked rows: a masked logit
+    is ``FLOAT_MIN``, and torch's ``exp`` of such entries (inside the ``logsumexp`` that
+    ``Categorical`` runs) is far slower than ``softmax``. A masked action has
+    probability exactly 0, a flat step of the cumulative sum, so the search never lands on it.
+    """
+    cdf = torch.softmax(logits, dim=-1).cumsum(dim=-1)
+    u = torch.rand((*cdf.shape[:-1], 1), dtype=cdf.dtype, device=cdf.device) * cdf[..., -1:]
+    actions = torch.searchsorted(cdf, u, right=True).squeeze(-1)
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+    return actions, logp
 
 
 def player_module_spec(player: str, game: str, num_players: int, env_config: dict | None = None) -> RLModuleSpec:

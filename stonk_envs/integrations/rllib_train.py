@@ -55,6 +55,7 @@ def build_algorithm(config: RLlibConfig):
 def _vector(algorithm_config, config: RLlibConfig, weights: dict):
     """The games of each env runner in one batched engine (Gymnasium's ``vector_entry_point``), one learner seat
     per game; the league plays the others."""
+    from stonk_envs.integrations.rllib_connectors import env_to_module_connectors, module_to_env_connectors
     from stonk_envs.integrations.rllib_modules import flat_module_spec
     from stonk_envs.integrations.rllib_vector import VectorLeagueCallback, vector_env_config, vector_env_id
 
@@ -64,7 +65,12 @@ def _vector(algorithm_config, config: RLlibConfig, weights: dict):
         # actions are Discrete: nothing to unsquash or clip (and no per-game pass to do it)
         .environment(vector_env_id(config.game), env_config=vector_env_config(config.num_players, config.env_config),
                      normalize_actions=False, clip_actions=False)
-        .env_runners(gym_env_vectorize_mode="vector_entry_point")
+        # one array in and out per step, in place of RLlib's per-game connector passes (rllib_connectors)
+        .env_runners(gym_env_vectorize_mode="vector_entry_point",
+                     env_to_module_connector=env_to_module_connectors,
+                     add_default_connectors_to_env_to_module_pipeline=False,
+                     module_to_env_connector=module_to_env_connectors,
+                     add_default_connectors_to_module_to_env_pipeline=False)
         # the batched trainer's PPO: clip range 0.2, value loss weight 0.5, gradient norm 0.5, no KL term
         .training(clip_param=0.2, vf_loss_coeff=0.5, grad_clip=0.5, use_kl_loss=False)
         .rl_module(rl_module_spec=flat_module_spec(config.hidden))

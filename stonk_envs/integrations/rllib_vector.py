@@ -19,6 +19,7 @@ trainer's do.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 
 from ray.rllib.callbacks.callbacks import RLlibCallback
@@ -32,6 +33,13 @@ from stonk_envs.registry import GYM_IDS
 
 FROZEN = tuple[dict, dict]
 """A snapshot as it travels to the env runners: the ``MaskedMLP``'s ``hparams`` and ``state_dict``."""
+
+COLLECTOR_THRESHOLD = 50_000
+"""The env runner's first-generation garbage collector threshold (Python's default is 700).
+
+A runner keeps hundreds of thousands of RLlib episode objects alive, and each collection that
+reaches the oldest generation walks them all: at the default, those walks took about 7% of a
+training iteration, and under 1% with this threshold."""
 
 
 def vector_env_id(game: str) -> str:
@@ -103,6 +111,7 @@ class VectorLeagueCallback(RLlibCallback):
         self.max_snapshots = max_snapshots
 
     def on_environment_created(self, *, env_runner, **kwargs) -> None:
+        gc.set_threshold(COLLECTOR_THRESHOLD, *gc.get_threshold()[1:])
         self.league.apply(env_runner)
 
     def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:

@@ -24,10 +24,13 @@ OVERRIDES = [f"num_envs_per_env_runner={GAMES}", "train_batch_size=128", "miniba
 @pytest.fixture(scope="module")
 def trained():
     """``(algorithm, config, first iteration's result)``."""
+    import gc
+
     import ray
 
     from stonk_envs.integrations.rllib_train import build_algorithm
 
+    threshold = gc.get_threshold()
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     config = load_rllib_config("rllib_stocks_and_bombs", OVERRIDES)
     algorithm = build_algorithm(config)
@@ -36,6 +39,7 @@ def trained():
     finally:
         algorithm.stop()
         ray.shutdown()
+        gc.set_threshold(*threshold)
 
 
 def runner_env(algorithm) -> EngineVectorEnv:
@@ -78,7 +82,7 @@ def test_the_league_callback_adds_a_snapshot_of_the_learner_to_every_runner(trai
     assert snapshot.keys() == learner.keys()
     assert all(torch.equal(snapshot[key], learner[key]) for key in learner)
     weights = runner_env(algorithm).selfplay.weights
-    assert weights[-1] == pytest.approx(0.3) and weights[0] == pytest.approx(0.2)  # random no longer holds it
+    assert weights[-1] == pytest.approx(0.15) and weights[0] == pytest.approx(0.5)  # random no longer holds it
 
 
 def test_the_learner_is_saved_as_a_torch_policy_that_evaluate_plays_untrusted(trained, tmp_path):
@@ -114,3 +118,58 @@ def test_the_flat_module_reads_both_layouts_and_masks_the_logits(trained):
     torch.testing.assert_close(from_flat, from_dict)
     legal = torch.as_tensor(masks) > 0
     assert (from_flat[~legal] < -1e30).all() and (from_flat[legal] > -1e30).all()
+
+
+def test_the_runner_feeds_the_module_each_games_last_observation_in_one_array(trained):
+    import gc
+
+    from stonk_envs.integrations.rllib_connectors import StackObservations
+    from stonk_envs.integrations.rllib_vector import COLLECTOR_THRESHOLD
+
+    algorithm, _, _ = trained
+    runner = algorithm.env_runner_group.local_env_runner
+    assert [type(c).__name__ for c in runner._env_to_module.connectors] == ["StackObservations"]
+    assert [type(c).__name__ for c in runner._module_to_env.connectors] == ["GetActions", "TensorToNumpy"]
+    runner.sample(num_timesteps=3 * GAMES, explore=True, force_reset=True)  # other tests reset its env
+    fed = runner._cached_to_module["obs"].numpy()
+    started = [episode for episode in runner._ongoing_episodes if episode.is_reset]  # a game just over has none
+    last = np.stack([episode.get_observations(-1) for episode in started])
+    assert fed.shape == (GAMES, last.shape[1]) and len(started) > 0
+    rows = [i for i, episode in enumerate(runner._ongoing_episodes) if episode.is_reset]
+    np.testing.assert_array_equal(fed[rows], last)
+    from_episodes = StackObservations()(rl_module=None, batch={}, episodes=started)["obs"].numpy()
+    np.testing.assert_array_equal(from_episodes, last)
+    assert gc.get_threshold()[0] == COLLECTOR_THRESHOLD
+
+
+def test_the_runners_self_play_member_samples_legal_actions(trained):
+    from stonk_envs.integrations.rllib_vector import RunnerLearner
+
+    algorithm, _, _ = trained
+    env = runner_env(algorithm)
+    env.reset(seed=5)
+    flat = env._observations()
+    observations, masks = flat[:, :-NUM_ACTIONS], flat[:, -NUM_ACTIONS:].astype(np.int8)
+    learner = RunnerLearner(algorithm.env_runner_group.local_env_runner)
+    actions = learner.act(observations, masks, np.random.default_rng(0))
+    assert actions.shape == (GAMES,) and masks[np.arange(GAMES), actions].all()
+
+
+def test_sample_actions_draws_from_the_softmax_and_never_a_masked_action():
+    import torch
+    from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+    from stonk_envs.integrations.rllib_modules import sample_actions
+
+    torch.manual_seed(0)
+    row = torch.tensor([0.0, FLOAT_MIN, 1.0, FLOAT_MIN, -1.0, 2.0, FLOAT_MIN])
+    rows = 40_000
+    actions, logp = sample_actions(row.expand(rows, -1))
+    probs = torch.softmax(row, dim=0)
+    counts = torch.bincount(actions, minlength=len(row)).double()
+    assert counts[row == FLOAT_MIN].sum() == 0
+    expected = probs.double() * rows
+    legal = row > FLOAT_MIN
+    chi_square = (((counts - expected)[legal]) ** 2 / expected[legal]).sum()
+    assert chi_square < 16.3  # 3 degrees of freedom: p = 0.001
+    torch.testing.assert_close(logp, torch.log_softmax(row, dim=0)[actions])
