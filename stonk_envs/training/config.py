@@ -145,6 +145,11 @@ class LeagueConfig:
     heuristic_players: list[str] = field(default_factory=lambda: ["heuristic"])
     """Trainer ppo: the built-in players (``stonk-envs players``) that hold the ``heuristic`` seats, one drawn
     evenly for each seat; e.g. ``[heuristic, basic]`` adds a player that trades only for its own gain."""
+    pfsp_power: float = 0.0
+    """Trainer ppo: how ``past`` seats choose among the kept snapshots and exploiters. 0: evenly.
+    p > 0: prioritised fictitious self-play, each member weighted by ``(1 - x) ** p``, where x is the
+    learner's recent win rate in games the member plays in (:class:`~stonk_envs.training.ppo.rollout.PastResults`),
+    so members that beat the learner come back more often."""
     mix: str = "seat"
     """Trainer ppo. ``seat``: each seat's holder is drawn with the weights on its own. ``game``: each
     seat is the learner with the weight of ``current``, and every other seat of the game is held by
@@ -157,6 +162,7 @@ class LeagueConfig:
             "snapshot_interval": _ints(1),
             "max_snapshots": _ints(1, 10**4),
             "exploiter_samples": _ints(0),
+            "pfsp_power": _numbers(0.0, 100.0),
         })
         weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
         if sum(weights.values()) <= 0:
@@ -318,6 +324,8 @@ class TrainConfig:
             raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
         if self.trainer == "sb3" and self.league.exploiter_samples:
             raise ValueError("league.exploiter_samples needs trainer=ppo; set it to 0 for sb3")
+        if self.trainer == "sb3" and self.league.pfsp_power:
+            raise ValueError("league.pfsp_power needs trainer=ppo; the sb3 trainer draws its snapshots evenly")
         if self.trainer == "sb3" and self.eval.exploit_samples:
             raise ValueError("eval.exploit_samples needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.eval.crossplay_games:

@@ -144,6 +144,42 @@ class Snapshots:
         self.steps = [int(s) for s in state["steps"]]
 
 
+class PastResults:
+    """The learner's recent win rate against each snapshot or exploiter, and the ``past`` draw it sets.
+
+    Each finished game moves the win rate of every past member in it towards the learner's result
+    there (the share of its seats that scored highest, ties included) by ``RATE``; a member starts
+    at the equal share ``1 / num_players``. With ``power`` p > 0 a ``past`` seat draws member k with
+    weight ``(1 - x_k) ** p`` (prioritised fictitious self-play); with 0, evenly.
+    """
+
+    RATE = 0.02
+    """Weight of one game's result: the rate follows about the last 50 games of each member."""
+
+    def __init__(self, power: float, num_players: int):
+        self.power = power
+        self.start = 1.0 / num_players
+        self.win_rate: dict[int, float] = {}
+
+    def record(self, members: np.ndarray, learner_won: float) -> None:
+        """One finished game: the past members in it and the learner's result."""
+        for step in np.unique(members).tolist():
+            x = self.win_rate.get(step, self.start)
+            self.win_rate[step] = x + self.RATE * (learner_won - x)
+
+    def probabilities(self, steps: list[int]) -> np.ndarray | None:
+        """Draw probabilities of ``steps`` (``None``: evenly)."""
+        if self.power == 0 or not steps:
+            return None
+        weights = np.array([(1.0 - self.win_rate.get(step, self.start)) ** self.power for step in steps])
+        total = weights.sum()
+        return weights / total if total > 0 else None
+
+    def forget(self, kept: list[int]) -> None:
+        """Drop the results of members no longer kept."""
+        self.win_rate = {step: x for step, x in self.win_rate.items() if step in kept}
+
+
 class Rollouts:
     """The games in play, who holds each seat, and the samples of the rollout being collected."""
 
@@ -159,6 +195,7 @@ class Rollouts:
         device: torch.device,
         mix: str = "seat",
         heuristic_players: tuple[str, ...] = ("heuristic",),
+        pfsp_power: float = 0.0,
     ):
         self.engine = engine
         self.net = net
@@ -184,6 +221,7 @@ class Rollouts:
         self.episode_return = np.zeros(self.num_columns, np.float64)
         self.finished: deque[tuple[float, float]] = deque(maxlen=1000)
         """(return, win) of the learner's seats in recently finished games."""
+        self.past_results = PastResults(pfsp_power, p)
 
     # ------------------------------------------------------------------ seats
     def deal(self, seed: int) -> None:
@@ -204,7 +242,11 @@ class Rollouts:
             chosen = kinds == k
             if kind == "past":
                 steps = np.array(self.snapshots.steps or [LEARNER], np.int64)
-                codes[chosen] = steps[self.rng.integers(len(steps), size=int(chosen.sum()))]
+                probs = self.past_results.probabilities(self.snapshots.steps)
+                if probs is None:
+                    codes[chosen] = steps[self.rng.integers(len(steps), size=int(chosen.sum()))]
+                else:
+                    codes[chosen] = steps[self.rng.choice(len(steps), size=int(chosen.sum()), p=probs)]
             elif kind == "heuristic":
                 many = len(self.heuristic_players) > 1  # one player draws nothing: the stream stays as before
                 drawn = self.rng.integers(len(self.heuristic_players), size=int(chosen.sum())) if many else 0
@@ -215,6 +257,7 @@ class Rollouts:
         codes[no_learner, self.rng.integers(p, size=int(no_learner.sum()))] = LEARNER
         self.holder[games] = codes
         self.snapshots.forget_unused(set(np.unique(self.holder[self.holder >= 0]).tolist()))
+        self.past_results.forget(self.snapshots.steps)
 
     def _draw_kinds(self, num_games: int, p: int) -> np.ndarray:
         """Each seat's holder kind (an index into ``self.kinds``), drawn as ``self.mix`` says."""
@@ -337,9 +380,13 @@ class Rollouts:
         self.pending[columns] = -1
         for g in games:
             scores = np.asarray(e.game.scores(e.final_states, int(g)))
-            for seat in np.flatnonzero(self.holder[g] == LEARNER):
+            learner_seats = np.flatnonzero(self.holder[g] == LEARNER)
+            for seat in learner_seats:
                 column = g * p + seat
                 self.finished.append((float(self.episode_return[column]), float(scores[seat] == scores.max())))
+            members = self.holder[g][self.holder[g] >= 0]
+            if len(members):
+                self.past_results.record(members, float(np.mean(scores[learner_seats] == scores.max())))
         self.episode_return[columns] = 0.0
         self._draw_holders(games)
 
@@ -409,6 +456,7 @@ class Rollouts:
             "carried": {k: v.copy() for k, v in self.carried.items()},
             "episode_return": self.episode_return.copy(),
             "finished": list(self.finished),
+            "past_win_rate": dict(self.past_results.win_rate),
         }
 
     def load_state_dict(self, state: dict) -> None:
@@ -419,3 +467,4 @@ class Rollouts:
         self.carried.setdefault("labels", np.full(len(self.carried["columns"]), -1, np.int64))  # saved before labels
         self.episode_return[...] = state["episode_return"]
         self.finished = deque(state["finished"], maxlen=self.finished.maxlen)
+        self.past_results.win_rate = {int(k): float(v) for k, v in state.get("past_win_rate", {}).items()}

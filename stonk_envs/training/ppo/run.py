@@ -65,6 +65,7 @@ class PPORun:
         self.rollouts = Rollouts(
             self.engine, self.net, c.league.weights(), self.snapshots, (c.game, c.num_players),
             self.rng, self.sampler, self.device, c.league.mix, tuple(c.league.heuristic_players),
+            c.league.pfsp_power,
         )
         self.step = 0
         self.seconds = {"training": 0.0, "wall": 0.0}
