@@ -155,16 +155,16 @@ def test_the_runners_self_play_member_samples_legal_actions(trained):
     assert actions.shape == (GAMES,) and masks[np.arange(GAMES), actions].all()
 
 
-def test_sample_actions_draws_from_the_softmax_and_never_a_masked_action():
+def test_sample_with_logp_draws_from_the_softmax_and_never_a_masked_action():
     import torch
     from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-    from stonk_envs.integrations.rllib_modules import sample_actions
+    from stonk_envs.integrations.rllib_modules import sample_with_logp
 
     torch.manual_seed(0)
     row = torch.tensor([0.0, FLOAT_MIN, 1.0, FLOAT_MIN, -1.0, 2.0, FLOAT_MIN])
     rows = 40_000
-    actions, logp = sample_actions(row.expand(rows, -1))
+    actions, logp = sample_with_logp(row.expand(rows, -1))
     probs = torch.softmax(row, dim=0)
     counts = torch.bincount(actions, minlength=len(row)).double()
     assert counts[row == FLOAT_MIN].sum() == 0

@@ -43,8 +43,9 @@ def probabilities(logp: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     return logp.clamp(min=-80.0).exp() * legal
 
 
-def sample_actions(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+def sample_actions(probs: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
     """One action per row, drawn with probability ``probs`` (rows need not sum to 1); a zero is never drawn.
+    ``generator``: torch's default one when ``None``.
 
     Inverse-CDF sampling: the first action whose cumulative probability exceeds a uniform draw
     (several times faster than ``torch.multinomial`` at these sizes on CPU).
