@@ -102,7 +102,8 @@ class VectorLeague:
 
 
 class VectorLeagueCallback(RLlibCallback):
-    """Sets the league on each env runner's engine, takes the snapshots and logs the learner's win rate."""
+    """Sets the league on each env runner's engine (and its GC threshold), takes the snapshots and logs the
+    learner's win rate."""
 
     def __init__(self, weights: dict[str, float], snapshot_every: int, max_snapshots: int):
         super().__init__()

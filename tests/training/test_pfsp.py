@@ -23,10 +23,11 @@ def test_each_game_moves_its_members_win_rates_towards_the_learners_result():
     assert list(results.win_rate) == [9]
 
 
-def test_power_zero_draws_evenly():
+def test_power_zero_draws_evenly_and_keeps_no_results():
     results = PastResults(power=0.0, num_players=4)
     results.record(np.array([3]), learner_won=1.0)
     assert results.probabilities([3, 5]) is None
+    assert results.win_rate == {}
 
 
 def make_rollouts(num_envs, power, seed=0):

@@ -162,7 +162,9 @@ class PastResults:
         self.win_rate: dict[int, float] = {}
 
     def record(self, members: np.ndarray, learner_won: float) -> None:
-        """One finished game: the past members in it and the learner's result."""
+        """One finished game: the past members in it and the learner's result (nothing to keep at power 0)."""
+        if not self.power:
+            return
         for step in np.unique(members).tolist():
             x = self.win_rate.get(step, self.start)
             self.win_rate[step] = x + self.RATE * (learner_won - x)
