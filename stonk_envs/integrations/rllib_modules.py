@@ -33,8 +33,7 @@ from stonk_envs.policies.checkpoint import METADATA_MEMBER, make_metadata, save_
 from stonk_envs.policies.players import make_player
 from stonk_envs.policies.rllib_policy import MASK_KEY, OBS_KEY, as_numpy
 from stonk_envs.policies.sb3_features import BoundsScaler
-from stonk_envs.policies.torch_policy import MaskedMLP
-from stonk_envs.training.ppo.network import sample_actions
+from stonk_envs.policies.torch_policy import MaskedMLP, sample_actions
 
 
 def masked_module_spec(hidden: list[int]) -> RLModuleSpec:
@@ -111,7 +110,7 @@ def sample_with_logp(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     The same draw as a ``Categorical``, about ten times as fast on masked rows: a masked logit
     is ``FLOAT_MIN``, and torch's ``exp`` of such entries (inside the ``logsumexp`` that
     ``Categorical`` runs) is far slower than ``softmax``. A masked action has probability
-    exactly 0, which the batched trainer's inverse-CDF draw never picks.
+    exactly 0, which the inverse-CDF draw of :func:`~stonk_envs.policies.torch_policy.sample_actions` never picks.
     """
     actions = sample_actions(torch.softmax(logits, dim=-1))
     logp = torch.log_softmax(logits, dim=-1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)

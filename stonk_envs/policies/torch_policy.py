@@ -1,4 +1,4 @@
-"""Plain torch players: a small masked MLP and the :class:`Policy` that runs it."""
+"""Plain torch players: a small masked MLP, the :class:`Policy` that runs it, and a fast masked-row sampler."""
 
 from __future__ import annotations
 
@@ -79,3 +79,15 @@ class TorchPolicy(Policy):
         with torch.no_grad():
             logits = self.net(torch.as_tensor(observations, dtype=torch.float32), torch.as_tensor(masks))
         return choose(logits.numpy(), masks, rng, self.deterministic)
+
+
+def sample_actions(probs: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+    """One action per row, drawn with probability ``probs`` (rows need not sum to 1); a zero is never drawn.
+    ``generator``: torch's default one when ``None``.
+
+    Inverse-CDF sampling: the first action whose cumulative probability exceeds a uniform draw
+    (several times faster than ``torch.multinomial`` at these sizes on CPU).
+    """
+    cdf = probs.cumsum(dim=1)
+    draw = torch.rand(len(probs), 1, generator=generator, device=probs.device) * cdf[:, -1:] * (1 - 1e-6)
+    return torch.searchsorted(cdf, draw, right=True).squeeze(1)

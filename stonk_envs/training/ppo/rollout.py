@@ -26,9 +26,9 @@ from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.sampling import choose
-from stonk_envs.policies.torch_policy import MaskedMLP, standardised
+from stonk_envs.policies.torch_policy import MaskedMLP, sample_actions, standardised
 from stonk_envs.training.ppo.gae import per_seat_gae
-from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities, sample_actions
+from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities
 from stonk_envs.vector.engine import BatchEngine
 
 LEARNER, RANDOM, HEURISTIC = -1, -2, -3
