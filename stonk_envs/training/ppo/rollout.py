@@ -382,13 +382,13 @@ class Rollouts:
         self.pending[columns] = -1
         for g in games:
             scores = np.asarray(e.game.scores(e.final_states, int(g)))
+            won = scores == scores.max()
             learner_seats = np.flatnonzero(self.holder[g] == LEARNER)
             for seat in learner_seats:
-                column = g * p + seat
-                self.finished.append((float(self.episode_return[column]), float(scores[seat] == scores.max())))
+                self.finished.append((float(self.episode_return[g * p + seat]), float(won[seat])))
             members = self.holder[g][self.holder[g] >= 0]
             if len(members):
-                self.past_results.record(members, float(np.mean(scores[learner_seats] == scores.max())))
+                self.past_results.record(members, float(won[learner_seats].mean()))
         self.episode_return[columns] = 0.0
         self._draw_holders(games)
 
