@@ -33,8 +33,9 @@ OBS_NORMS = ("auto", "running", "bounds")
 PRECISIONS = ("auto", "float32", "bfloat16")
 MEMORY_STARTS = ("random", "zero")
 LEAGUE_MIXES = ("seat", "game")
-EXPLOITER_STARTS = ("learner", "scratch", "chain")
 """How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
+EXPLOITER_STARTS = ("learner", "scratch", "chain")
+"""Where each exploiter's weights start (``league.exploiter_start``)."""
 
 
 BIG = 10**12
