@@ -34,6 +34,8 @@ PRECISIONS = ("auto", "float32", "bfloat16")
 MEMORY_STARTS = ("random", "zero")
 LEAGUE_MIXES = ("seat", "game")
 """How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
+EXPLOITER_STARTS = ("learner", "scratch", "chain")
+"""Where each exploiter's weights start (``league.exploiter_start``)."""
 
 
 BIG = 10**12
@@ -142,6 +144,10 @@ class LeagueConfig:
     """Trainer ppo: after each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many
     learner samples against the learner from its weights, and joins the snapshots (drawn as ``past``, kept
     under the step after the snapshot's); 0: none."""
+    exploiter_start: str = "learner"
+    """Trainer ppo: the weights each exploiter starts from. ``learner``: the learner's. ``scratch``: fresh ones.
+    ``chain``: fresh ones for the first, then each starts from the exploiter before it, so one exploiter
+    keeps training against the newest learner (AlphaStar's main exploiters)."""
     heuristic_players: list[str] = field(default_factory=lambda: ["heuristic"])
     """Trainer ppo: the built-in players (``stonk-envs players``) that hold the ``heuristic`` seats, one drawn
     evenly for each seat; e.g. ``[heuristic, basic]`` adds a player that trades only for its own gain."""
@@ -168,6 +174,10 @@ class LeagueConfig:
         if sum(weights.values()) <= 0:
             raise ValueError(f"league weights {weights} must be >= 0 with a positive sum")
         self.mix = check_choice("league.mix", self.mix, LEAGUE_MIXES)
+        self.exploiter_start = check_choice("league.exploiter_start", self.exploiter_start, EXPLOITER_STARTS)
+        if self.exploiter_start == "chain" and self.max_snapshots < 2:
+            raise ValueError("league.exploiter_start=chain needs league.max_snapshots >= 2 (the snapshot taken "
+                             f"with each exploiter and the exploiter before it), got {self.max_snapshots}")
         self.heuristic_players = list(self.heuristic_players)
         if not self.heuristic_players:
             raise ValueError("league.heuristic_players must name at least one built-in player")
