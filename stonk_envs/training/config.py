@@ -34,7 +34,7 @@ PRECISIONS = ("auto", "float32", "bfloat16")
 MEMORY_STARTS = ("random", "zero")
 LEAGUE_MIXES = ("seat", "game")
 """How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
-EXPLOITER_STARTS = ("learner", "scratch", "chain")
+EXPLOITER_STARTS = ("learner", "scratch", "chain", "alternate")
 """Where each exploiter's weights start (``league.exploiter_start``)."""
 
 
@@ -147,7 +147,8 @@ class LeagueConfig:
     exploiter_start: str = "learner"
     """Trainer ppo: the weights each exploiter starts from. ``learner``: the learner's. ``scratch``: fresh ones.
     ``chain``: fresh ones for the first, then each starts from the exploiter before it, so one exploiter
-    keeps training against the newest learner (AlphaStar's main exploiters)."""
+    keeps training against the newest learner (AlphaStar's main exploiters). ``alternate``: fresh ones for the
+    first, the learner's for the second, and so on in turn, so the league meets both kinds of best response."""
     heuristic_players: list[str] = field(default_factory=lambda: ["heuristic"])
     """Trainer ppo: the built-in players (``stonk-envs players``) that hold the ``heuristic`` seats, one drawn
     evenly for each seat; e.g. ``[heuristic, basic]`` adds a player that trades only for its own gain."""
