@@ -254,6 +254,12 @@ class EvalConfig:
     """Games of each of those best responses against its checkpoint."""
     exploit_starts: list[str] = field(default_factory=lambda: ["frozen"])
     """Their starts: ``frozen`` (the checkpoint's own weights) and/or ``scratch``."""
+    exploit_from: int = 0
+    """Measure only the checkpoints of this step or later (the final one always is, if it is)."""
+    keep_least_exploitable: bool = False
+    """Trainer ppo, with ``exploit_samples``: the run's ``policy.zip`` is the measured checkpoint that
+    its best response beat least (the latest on ties; the last checkpoint if the run ended before
+    ``exploit_from``), not the one ``keep_best`` chooses."""
 
     def __post_init__(self):
         _check(self, "eval.", {
@@ -262,10 +268,12 @@ class EvalConfig:
             "final_num_games": _ints(1, 10**9),
             "workers": _ints(1, 1024),
             "keep_best": check_bool,
+            "keep_least_exploitable": check_bool,
             "crossplay_games": _ints(0, 10**9),
             "crossplay_max": _ints(1, 1024),
             "exploit_samples": _ints(0),
             "exploit_games": _ints(1, 10**9),
+            "exploit_from": _ints(0),
         })
         starts = list(self.exploit_starts)
         if not starts or len(set(starts)) != len(starts) or set(starts) - {"scratch", "frozen"}:
@@ -339,6 +347,13 @@ class TrainConfig:
             raise ValueError("league.pfsp_power needs trainer=ppo; the sb3 trainer draws its snapshots evenly")
         if self.trainer == "sb3" and self.eval.exploit_samples:
             raise ValueError("eval.exploit_samples needs trainer=ppo; set it to 0 for sb3")
+        e = self.eval
+        if e.keep_least_exploitable and not e.exploit_samples:
+            raise ValueError("eval.keep_least_exploitable needs eval.exploit_samples > 0 (the best responses "
+                             "that measure the checkpoints)")
+        if e.keep_least_exploitable and e.keep_best:
+            raise ValueError("eval.keep_least_exploitable and eval.keep_best each choose the kept policy; "
+                             "set eval.keep_best=false")
         if self.trainer == "sb3" and self.eval.crossplay_games:
             raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
         if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":

@@ -208,7 +208,7 @@ class PPORun:
             ))
             run_state.write_json(self.run_dir / "crossplay.json", self.crossplay)
             plot_ratings(self.crossplay, self.run_dir / "crossplay.png")
-        if c.eval.exploit_samples:
+        if c.eval.exploit_samples and self.step >= c.eval.exploit_from:
             self._measure_exploitability()
 
     def _measure_exploitability(self) -> None:
@@ -225,6 +225,19 @@ class PPORun:
                        f"{point['exploit']['share_ci_high']:.3f}] ({point['exploit']['best_start']} start)")
         run_state.write_json(self.run_dir / "evaluations.json", self.history)
         exploit_curve.plot_exploitability(self.history, self.crossplay, self.run_dir / "exploitability.png")
+
+    def kept_step(self) -> int:
+        """The step whose checkpoint becomes ``policy.zip`` (``eval.keep_least_exploitable``, ``eval.keep_best``)."""
+        e = self.config.eval
+        if e.keep_least_exploitable:
+            return self.least_exploitable_step()
+        return self.best_step() if e.keep_best else self.step
+
+    def least_exploitable_step(self) -> int:
+        """The measured step whose best response won the smallest share (latest on ties); the last step
+        when none was measured (the run ended before ``eval.exploit_from``)."""
+        shares = [(p["exploit"]["win_share"], -p["step"]) for p in self.history if "exploit" in p]
+        return -min(shares)[1] if shares else self.step
 
     def best_step(self) -> int:
         """The evaluated step with the best win share against the first of ``eval.opponents`` (latest on ties)."""
@@ -378,7 +391,7 @@ class PPORun:
         if not evaluated:
             self.record_evaluation(self.evaluate(policy_file, c.eval.num_games, c.seed + 1))
             self.checkpoint()
-        chosen = self.best_step() if c.eval.keep_best else step
+        chosen = self.kept_step()
         final = self.run_dir / "policy.zip"
         source = run_state.policy_path(self.run_dir, chosen)
         run_state.atomic_write_bytes(final, lambda handle: handle.write(source.read_bytes()))
