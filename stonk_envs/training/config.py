@@ -255,7 +255,7 @@ class EvalConfig:
     exploit_starts: list[str] = field(default_factory=lambda: ["frozen"])
     """Their starts: ``frozen`` (the checkpoint's own weights) and/or ``scratch``."""
     exploit_from: int = 0
-    """Measure only the checkpoints of this step or later (the final one always is, if it is)."""
+    """Measure only the evaluated checkpoints of this step or later (the final one too, when it is)."""
     keep_least_exploitable: bool = False
     """Trainer ppo, with ``exploit_samples``: the run's ``policy.zip`` is the measured checkpoint that
     its best response beat least (the latest on ties; the last checkpoint if the run ended before
