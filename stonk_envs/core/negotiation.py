@@ -113,11 +113,13 @@ def close_round(s, scale, rewards_out, score_round_into, game_ends, deal_round):
     n = s.n
     gains = np.zeros(n)
     score_round_into(s, gains)
-    rewards.round_end(s.reward_mode, gains, n, scale, rewards_out)
     s.round += 1
-    if game_ends(s):
+    over = game_ends(s)
+    result_due = rewards.pays_result(s.reward_mode, over, s.tick <= 1)
+    rewards.round_end(s.reward_mode, gains, n, scale, rewards_out, result_due)
+    if over:
         s.game_over = True
-        rewards.game_end(s.reward_mode, s.totals[:n].astype(np.float64), n, scale, rewards_out)
+        rewards.game_end(s.reward_mode, s.totals[:n].astype(np.float64), n, scale, rewards_out, result_due)
     else:
         deal_round(s)
     return s.game_over

@@ -6,13 +6,16 @@
 - ``score_diff``: paid once at the end, (score - mean score) / scale.
 - ``round_diff``: paid as each round is scored, (round gain - mean round gain) / scale. Over a
   game it sums to ``score_diff``.
+- ``round_diff_close``: ``round_diff``, except for a last round that ended in its first tick (a
+  call before anyone could trade, which a leader makes to end the game on its lead): that round
+  pays the game's ``win_loss`` result instead of its margin. Games without ticks never close so.
 """
 
 import numpy as np
 from numba import njit
 
-REWARD_MODES = ("win_loss", "score_diff", "round_diff")
-WIN_LOSS, SCORE_DIFF, ROUND_DIFF = 0, 1, 2
+REWARD_MODES = ("win_loss", "score_diff", "round_diff", "round_diff_close")
+WIN_LOSS, SCORE_DIFF, ROUND_DIFF, ROUND_DIFF_CLOSE = 0, 1, 2, 3
 
 
 def reward_mode_code(name: str) -> int:
@@ -54,9 +57,18 @@ def centred(values, n, scale, out):
 
 
 @njit(cache=True)
-def round_end(mode, gains, n, scale, out):
-    """Add the reward due when a round is scored, given each seat's round gain."""
-    if mode == ROUND_DIFF:
+def pays_result(mode, last, first_tick):
+    """Whether the scored round is paid by the game's result: ``round_diff_close``'s closed last round."""
+    return mode == ROUND_DIFF_CLOSE and last and first_tick
+
+
+@njit(cache=True)
+def round_end(mode, gains, n, scale, out, result_due=False):
+    """Add the reward due when a round is scored, given each seat's round gain.
+
+    ``result_due``: :func:`pays_result` of the round; its margin is then not paid.
+    """
+    if mode in (ROUND_DIFF, ROUND_DIFF_CLOSE) and not result_due:
         mean = 0.0
         for p in range(n):
             mean += gains[p]
@@ -66,10 +78,13 @@ def round_end(mode, gains, n, scale, out):
 
 
 @njit(cache=True)
-def game_end(mode, scores, n, scale, out):
-    """Add the reward due when the game ends, given each seat's final score."""
+def game_end(mode, scores, n, scale, out, result_due=False):
+    """Add the reward due when the game ends, given each seat's final score.
+
+    ``result_due``: :func:`pays_result` of the last round; the ``win_loss`` result is then paid.
+    """
     due = np.zeros(n)
-    if mode == WIN_LOSS:
+    if mode == WIN_LOSS or result_due:
         win_loss(scores, n, due)
     elif mode == SCORE_DIFF:
         centred(scores, n, scale, due)

@@ -23,6 +23,7 @@ BUILTIN_PLAYERS = {
         "heuristic": "stonk_envs.policies.stonk_market_trader:StonkMarketTrader",
         "cautious": "stonk_envs.policies.stonk_market_trader:StonkMarketCautious",
         "aggressive": "stonk_envs.policies.stonk_market_trader:StonkMarketAggressive",
+        "closer": "stonk_envs.policies.stonk_market_trader:StonkMarketCloser",
         "basic": "stonk_envs.policies.stonk_market_heuristic:StonkMarketHeuristic",
     },
 }

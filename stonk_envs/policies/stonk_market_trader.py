@@ -11,6 +11,9 @@ hand with the round score (M6) plus what it is worth on the way to a better one:
 
 Each tick, the first that applies:
 
+0. (``close_lead`` set) STONKS at the first tick of the game's last round (``num_rounds``) when
+   its total leads every other total by more than ``close_lead``: it scores 0 for the round and
+   the others score their dealt hands, which are worth little, so the lead ends the game a win;
 1. STONKS, when every suit held is a majority (a valid call) and the round score with the
    bonus is at least ``call_at``;
 2. the TAKE of a bid on its announcement, or the EXCHANGE of one card for the Exchange card,
@@ -56,7 +59,7 @@ def hand_value(hand, exchange, blocked, reach, stray_cost, ready):
 
 @njit(cache=True)
 def _act_batch(obs, masks, n, params, out):
-    reach, stray_cost, ready, call_at, spite, bonus = params
+    reach, stray_cost, ready, call_at, spite, bonus, close_lead, last_round = params
     take_base = 82 + 81 * (n - 1)
     withdraw = take_base + n - 1
     exchange_base = withdraw + 1
@@ -65,6 +68,8 @@ def _act_batch(obs, masks, n, params, out):
     k_ann = k_known + 9 * n
     k_bid_to = k_ann + 9 * n
     k_bid = k_bid_to + n * n
+    k_totals = k_bid + 9 * n
+    k_round = k_totals + 2 * n
     hand = np.zeros(9, np.int64)
     trial = np.zeros(9, np.int64)
     blocked = np.zeros(9, np.bool_)
@@ -85,6 +90,14 @@ def _act_batch(obs, masks, n, params, out):
                 seen += known
             blocked[s] = most > TOTALS[s] - NEEDED[s]
             unseen[s] = TOTALS[s] - hand[s] - seen - (1 if s == exchange else 0)
+        # 0. end the last round at once with the lead
+        if o[k_round] == last_round and o[k_round + 1] == 0:
+            best_other = o[k_totals + 1]
+            for j in range(2, n):
+                best_other = max(best_other, o[k_totals + j])
+            if o[k_totals] - best_other > close_lead:
+                out[b] = stonks
+                continue
         here = hand_value(hand, exchange, blocked, reach, stray_cost, ready)
         # 1. a valid STONKS call worth making
         if all_majorities(hand) and hand_score(hand, exchange) + bonus >= call_at:
@@ -178,6 +191,8 @@ class StonkMarketTrader(CompiledPlayer):
         call_at: float = 0.0,
         spite: float = 0.1,
         stonks_bonus: int = 5,
+        close_lead: float | None = None,
+        num_rounds: int = 3,
     ):
         n = int(num_players)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
@@ -185,7 +200,11 @@ class StonkMarketTrader(CompiledPlayer):
         self.n = n
         self.obs_size = base_obs_size(n)  # it reads no further: not the public memory
         self.num_actions = 82 * (n - 1) + 93
-        self.params = (float(reach), float(stray_cost), float(ready), float(call_at), float(spite), float(stonks_bonus))
+        close = float("inf") if close_lead is None else float(close_lead)
+        self.params = (
+            float(reach), float(stray_cost), float(ready), float(call_at), float(spite), float(stonks_bonus),
+            close, float(num_rounds - 1),
+        )
 
 
 class StonkMarketCautious(StonkMarketTrader):
@@ -204,3 +223,12 @@ class StonkMarketAggressive(StonkMarketTrader):
 
     def __init__(self, num_players: int):
         super().__init__(num_players, spite=0.5, ready=4.0, call_at=0.0)
+
+
+class StonkMarketCloser(StonkMarketTrader):
+    """The trader that also ends the last round at its first tick when its total leads by more than 2."""
+
+    name = "closer"
+
+    def __init__(self, num_players: int):
+        super().__init__(num_players, close_lead=2.0)

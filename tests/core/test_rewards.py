@@ -30,10 +30,11 @@ def test_every_mode_is_zero_sum(scores):
     n = len(scores)
     values = np.array(scores, np.float64)
     for mode in range(len(rewards.REWARD_MODES)):
-        out = np.zeros(n)
-        rewards.round_end(mode, values, n, 12.0, out)
-        rewards.game_end(mode, values, n, 12.0, out)
-        assert out.sum() == pytest.approx(0.0, abs=1e-12)
+        for result_due in (False, True):
+            out = np.zeros(n)
+            rewards.round_end(mode, values, n, 12.0, out, result_due)
+            rewards.game_end(mode, values, n, 12.0, out, result_due)
+            assert out.sum() == pytest.approx(0.0, abs=1e-12)
 
 
 def test_score_diff_and_round_diff_values():
@@ -43,6 +44,23 @@ def test_score_diff_and_round_diff_values():
     out = np.zeros(4)
     rewards.round_end(rewards.ROUND_DIFF, np.array([2.0, -2, 0, 0]), 4, 12.0, out)
     assert out.tolist() == pytest.approx([2 / 12, -2 / 12, 0, 0])
+
+
+def test_round_diff_close_pays_the_result_only_for_a_last_round_closed_at_once():
+    close = rewards.ROUND_DIFF_CLOSE
+    assert rewards.pays_result(close, True, True)
+    assert not rewards.pays_result(close, True, False)
+    assert not rewards.pays_result(close, False, True)
+    assert not rewards.pays_result(rewards.ROUND_DIFF, True, True)
+    gains, totals = np.array([2.0, -2, 0, 0]), np.array([30.0, 31, 12, 31])
+    out = np.zeros(4)
+    rewards.round_end(close, gains, 4, 12.0, out, False)
+    rewards.game_end(close, totals, 4, 12.0, out, False)
+    assert out.tolist() == pytest.approx([2 / 12, -2 / 12, 0, 0])
+    out = np.zeros(4)
+    rewards.round_end(close, gains, 4, 12.0, out, True)
+    rewards.game_end(close, totals, 4, 12.0, out, True)
+    assert out.tolist() == pytest.approx([-1 / 3, 1 / 3, -1 / 3, 1 / 3])
 
 
 def test_unknown_mode_name_is_a_clear_error():

@@ -278,6 +278,23 @@ def test_reward_modes():
     assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx([0.7375, -0.0625, -0.5125, -0.1625])
 
 
+def test_round_diff_close_pays_the_result_for_a_last_round_ended_in_its_first_tick():
+    # Round scores 32, 16, 7, 14 (mean 17.25, scale 20); as the only round they are the totals.
+    margins, result = [0.7375, -0.0625, -0.5125, -0.1625], [1, -1 / 3, -1 / 3, -1 / 3]
+    env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE, tick_cap=1, num_rounds=2, reward_mode="round_diff_close")
+    _, rewards, _, _, _ = tick(env)
+    assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx(margins)  # not the last round
+    env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE, tick_cap=1, num_rounds=1, reward_mode="round_diff_close")
+    _, rewards, _, _, _ = tick(env)
+    assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx(result)  # last, ended in tick 0
+    env = table_env(EXAMPLE_HANDS, EXAMPLE_EXCHANGE, tick_cap=2, num_rounds=1, reward_mode="round_diff_close")
+    _, rewards, terms, _, _ = tick(env)
+    assert not any(terms.values()) and set(rewards.values()) == {0.0}
+    _, rewards, terms, _, _ = tick(env)
+    assert all(terms.values())
+    assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx(margins)  # last, ended in tick 1
+
+
 def test_a_tie_for_first_is_a_shared_win():
     tied = [
         [0, 0, 0, 0, 0, 0, 0, 9, 0],

@@ -22,7 +22,12 @@ from stonk_envs import stonk_market_v1 as sm
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies import RandomPolicy, make_player
 from stonk_envs.policies.games import make_game
-from stonk_envs.policies.stonk_market_trader import StonkMarketAggressive, StonkMarketCautious, StonkMarketTrader
+from stonk_envs.policies.stonk_market_trader import (
+    StonkMarketAggressive,
+    StonkMarketCautious,
+    StonkMarketCloser,
+    StonkMarketTrader,
+)
 
 N = 4
 STYLES = (StonkMarketTrader, StonkMarketCautious, StonkMarketAggressive)
@@ -52,6 +57,36 @@ def test_the_cautious_player_waits_for_a_bigger_call():
     assert choose(env, 0, StonkMarketTrader) == stonks(N)  # 8 >= 0
     assert choose(env, 0, StonkMarketAggressive) == stonks(N)
     assert choose(env, 0, StonkMarketCautious) != stonks(N)  # 8 < 12
+
+
+def at_last_round(env, totals, tick=0):
+    states = env.table.states
+    states["round"][0] = 2  # the last of the default three
+    states["tick"][0] = tick
+    states["totals"][0, :N] = totals
+    env.table.state_edited()
+    return env
+
+
+@pytest.mark.parametrize(
+    ("totals", "tick", "closes"),
+    [
+        ([40, 37, 20, 10], 0, True),  # leads by 3 > 2 at the last round's first tick
+        ([40, 38, 20, 10], 0, False),  # by 2: plays on
+        ([40, 37, 20, 10], 1, False),  # the first tick has passed
+    ],
+)
+def test_the_closer_ends_the_last_round_at_once_with_a_lead(totals, tick, closes):
+    env = at_last_round(table_env(), totals, tick)  # p0's mixed hand has no valid call
+    assert (choose(env, 0, StonkMarketCloser) == stonks(N)) is closes
+    assert choose(env, 0, StonkMarketTrader) != stonks(N)
+
+
+def test_the_closer_plays_on_before_the_last_round():
+    env = table_env()
+    env.table.states["totals"][0, :N] = [40, 0, 0, 0]
+    env.table.state_edited()
+    assert choose(env, 0, StonkMarketCloser) != stonks(N)
 
 
 def test_takes_the_bid_that_completes_a_majority():
@@ -110,6 +145,7 @@ def test_built_in_names_resolve_to_the_styles():
     assert type(make_player("heuristic", "stonk_market", 5)) is StonkMarketTrader
     assert type(make_player("cautious", "stonk_market", 3)) is StonkMarketCautious
     assert type(make_player("aggressive", "stonk_market", 6)) is StonkMarketAggressive
+    assert type(make_player("closer", "stonk_market", 4)) is StonkMarketCloser
 
 
 def test_rejects_observations_of_another_player_count():

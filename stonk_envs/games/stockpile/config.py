@@ -57,7 +57,7 @@ class StockpileConfig:
     action_copies: int = 4
     """Stock Boom! cards, and as many Stock Bust! cards (S5)."""
     reward_mode: str = "win_loss"
-    """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
+    """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     reward_scale: float = 100.0
     """$K that count as 1.0 in the ``score_diff`` and ``round_diff`` modes."""
     memory: bool = True

@@ -25,7 +25,7 @@ class StocksAndBombsConfig:
     points_to_win: int = 12
     """The game ends after the round in which any total reaches this (B7)."""
     reward_mode: str = "win_loss"
-    """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
+    """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     memory: bool = True
     """Append the public memory (B8, 2026-12-01) to observations; False gives the layout without it."""
 

@@ -43,9 +43,9 @@ class StonkMarketConfig:
     stonks_bonus: int = 5
     """Points a valid STONKS call adds to the caller's round score (M5)."""
     reward_mode: str = "win_loss"
-    """One of ``win_loss``, ``score_diff``, ``round_diff`` (see stonk_envs.core.rewards)."""
+    """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     reward_scale: int = 20
-    """Points that make one unit of reward in the ``score_diff`` and ``round_diff`` modes."""
+    """Points that make one unit of reward in the ``score_diff``, ``round_diff`` and ``round_diff_close`` modes."""
     memory: bool = True
     """Append the public memory (M9, 2026-12-01) to the observation; False gives the table as it
     stands only (the observation before the memory existed, same size and entries)."""
