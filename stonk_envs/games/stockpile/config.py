@@ -59,7 +59,7 @@ class StockpileConfig:
     reward_mode: str = "win_loss"
     """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     reward_scale: float = 100.0
-    """$K that count as 1.0 in the ``score_diff`` and ``round_diff`` modes."""
+    """$K that count as 1.0 in the ``score_diff``, ``round_diff`` and ``round_diff_close`` modes."""
     memory: bool = True
     """Append the perfect-recall public memory to the observation (S17); False keeps the
     observation without it (the layout before the memory was added)."""
