@@ -104,11 +104,12 @@ def play_tick(s, actions, rewards_out, voids, resolve_action):
 
 
 @njit(cache=True)
-def close_round(s, scale, rewards_out, score_round_into, game_ends, deal_round):
+def close_round(s, scale, rewards_out, score_round_into, game_ends, deal_round, close_weight=1.0):
     """Score the ended round, pay its rewards, then end the game or deal the next round.
 
     ``score_round_into(s, gains)`` updates the totals and writes each seat's gain;
-    ``game_ends(s)`` is asked after the round count went up. Returns True when the game is over.
+    ``game_ends(s)`` is asked after the round count went up; ``close_weight`` scales the result a
+    closed last round pays (:func:`rewards.game_end`). Returns True when the game is over.
     """
     n = s.n
     gains = np.zeros(n)
@@ -119,7 +120,9 @@ def close_round(s, scale, rewards_out, score_round_into, game_ends, deal_round):
     rewards.round_end(s.reward_mode, gains, n, scale, rewards_out, result_due)
     if over:
         s.game_over = True
-        rewards.game_end(s.reward_mode, s.totals[:n].astype(np.float64), n, scale, rewards_out, result_due)
+        rewards.game_end(
+            s.reward_mode, s.totals[:n].astype(np.float64), n, scale, rewards_out, result_due, close_weight
+        )
     else:
         deal_round(s)
     return s.game_over

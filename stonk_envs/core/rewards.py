@@ -8,7 +8,8 @@
   game it sums to ``score_diff``.
 - ``round_diff_close``: ``round_diff``, except for a last round that ended in its first tick (a
   call before anyone could trade, which a leader makes to end the game on its lead): that round
-  pays the game's ``win_loss`` result instead of its margin. Games without ticks never close so.
+  pays the game's ``win_loss`` result, times a weight (``close_weight``, 1 by default), instead
+  of its margin. Games without ticks never close so.
 """
 
 import numpy as np
@@ -78,14 +79,19 @@ def round_end(mode, gains, n, scale, out, result_due=False):
 
 
 @njit(cache=True)
-def game_end(mode, scores, n, scale, out, result_due=False):
+def game_end(mode, scores, n, scale, out, result_due=False, result_weight=1.0):
     """Add the reward due when the game ends, given each seat's final score.
 
-    ``result_due``: :func:`pays_result` of the last round; the ``win_loss`` result is then paid.
+    ``result_due``: :func:`pays_result` of the last round; the ``win_loss`` result is then paid,
+    times ``result_weight``.
     """
     due = np.zeros(n)
-    if mode == WIN_LOSS or result_due:
+    if mode == WIN_LOSS:
         win_loss(scores, n, due)
+    elif result_due:
+        win_loss(scores, n, due)
+        for p in range(n):
+            due[p] *= result_weight
     elif mode == SCORE_DIFF:
         centred(scores, n, scale, due)
     for p in range(n):

@@ -63,6 +63,16 @@ def test_round_diff_close_pays_the_result_only_for_a_last_round_closed_at_once()
     assert out.tolist() == pytest.approx([-1 / 3, 1 / 3, -1 / 3, 1 / 3])
 
 
+def test_result_weight_scales_only_the_closed_rounds_result():
+    close, totals = rewards.ROUND_DIFF_CLOSE, np.array([30.0, 31, 12, 31])
+    out = np.zeros(4)
+    rewards.game_end(close, totals, 4, 12.0, out, True, 0.25)
+    assert out.tolist() == pytest.approx([-1 / 12, 1 / 12, -1 / 12, 1 / 12])
+    out = np.zeros(4)
+    rewards.game_end(rewards.WIN_LOSS, totals, 4, 12.0, out, False, 0.25)
+    assert out.tolist() == pytest.approx([-1 / 3, 1 / 3, -1 / 3, 1 / 3])  # win_loss is always whole
+
+
 def test_unknown_mode_name_is_a_clear_error():
     with pytest.raises(ValueError, match="reward_mode must be one of"):
         rewards.reward_mode_code("shaped")

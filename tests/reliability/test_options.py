@@ -19,6 +19,8 @@ MODULES = {"stockpile": stockpile_v1, "stonk_market": stonk_market_v1, "stocks_a
         ("stonk_market", {"reward_scale": 2**31}, r"reward_scale must be 1\.\.2147483647, got 2147483648"),
         ("stonk_market", {"reward_scale": 2**32}, r"reward_scale must be 1\.\.2147483647, got 4294967296"),
         ("stonk_market", {"reward_scale": float("inf")}, r"reward_scale must be an integer .*, got inf"),
+        ("stonk_market", {"close_weight": -0.5}, r"close_weight must be a finite number .*got -0\.5"),
+        ("stonk_market", {"close_weight": float("nan")}, r"close_weight must be a finite number .*got nan"),
         ("stonk_market", {"num_rounds": 2**30, "stonks_bonus": 5}, r"num_rounds \* \(122 \+ stonks_bonus\)"),
         ("stocks_and_bombs", {"points_to_win": 2**32 + 1}, r"points_to_win must be 1\.\.\d+, got 4294967297"),
         ("stocks_and_bombs", {"tick_cap": 2**31}, r"tick_cap must be 1\.\.2147483647, got 2147483648"),

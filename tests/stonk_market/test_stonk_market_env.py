@@ -52,9 +52,9 @@ def test_space_sizes(n, actions, obs, with_memory):
         env = sm.parallel_env(num_players=n, memory=memory)
         assert env.action_space("player_0").n == actions
         assert env.observation_space("player_0")["observation"].shape == (size,)
-        assert env.state_space.shape == (n * n + 92 * n + 37,)
+        assert env.state_space.shape == (n * n + 92 * n + 38,)
         env.reset(seed=0)
-        assert env.state().shape == (n * n + 92 * n + 37,)
+        assert env.state().shape == (n * n + 92 * n + 38,)
 
 
 TIMES = "\N{MULTIPLICATION SIGN}"

@@ -295,6 +295,20 @@ def test_round_diff_close_pays_the_result_for_a_last_round_ended_in_its_first_ti
     assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx(margins)  # last, ended in tick 1
 
 
+def test_close_weight_scales_the_result_of_a_closed_last_round():
+    env = table_env(
+        EXAMPLE_HANDS, EXAMPLE_EXCHANGE, tick_cap=1, num_rounds=1, reward_mode="round_diff_close", close_weight=0.5
+    )
+    _, rewards, _, _, _ = tick(env)
+    assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx([0.5, -1 / 6, -1 / 6, -1 / 6])
+    env = table_env(
+        EXAMPLE_HANDS, EXAMPLE_EXCHANGE, tick_cap=2, num_rounds=1, reward_mode="round_diff_close", close_weight=0.5
+    )
+    tick(env)
+    _, rewards, _, _, _ = tick(env)
+    assert [rewards[f"player_{p}"] for p in range(N)] == pytest.approx([0.7375, -0.0625, -0.5125, -0.1625])
+
+
 def test_a_tie_for_first_is_a_shared_win():
     tied = [
         [0, 0, 0, 0, 0, 0, 0, 9, 0],

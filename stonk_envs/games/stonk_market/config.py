@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stonk_envs.core.rewards import REWARD_MODES
-from stonk_envs.core.validation import INT32_MAX, check_bool, check_choice, check_int, check_product
+from stonk_envs.core.validation import INT32_MAX, check_bool, check_choice, check_int, check_number, check_product
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 
@@ -46,6 +46,10 @@ class StonkMarketConfig:
     """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     reward_scale: int = 20
     """Points that make one unit of reward in the ``score_diff``, ``round_diff`` and ``round_diff_close`` modes."""
+    close_weight: float = 1.0
+    """Weight of the result that ``round_diff_close`` pays for a last round closed at its first
+    tick; below 1 it weighs a closing call's result less against playing the round out for its
+    margin."""
     memory: bool = True
     """Append the public memory (M9, 2026-12-01) to the observation; False gives the table as it
     stands only (the observation before the memory existed, same size and entries)."""
@@ -58,6 +62,7 @@ class StonkMarketConfig:
             "stonks_bonus": check_int("stonks_bonus", self.stonks_bonus, 0, INT32_MAX - MAX_CARD_POINTS),
             "reward_mode": check_choice("reward_mode", self.reward_mode, REWARD_MODES),
             "reward_scale": check_int("reward_scale", self.reward_scale, 1, INT32_MAX),
+            "close_weight": check_number("close_weight", self.close_weight, 0.0),
             "memory": check_bool("memory", self.memory),
         }
         for name, value in checked.items():

@@ -133,6 +133,7 @@ STATE_DTYPE = np.dtype(
         ("stonks_bonus", np.int32),
         ("reward_mode", np.int32),
         ("reward_scale", np.int32),
+        ("close_weight", np.float64),
         ("round", np.int32),
         ("tick", np.int32),
         ("round_over", np.bool_),
@@ -234,8 +235,8 @@ def obs_size(n, memory):
 
 
 def state_size(n: int) -> int:
-    """25n + 4 entries of the table as it stands, then n^2 + 67n + 33 of memory, RNG and settings."""
-    return n * n + 92 * n + 37
+    """25n + 4 entries of the table as it stands, then n^2 + 67n + 34 of memory, RNG and settings."""
+    return n * n + 92 * n + 38
 
 
 @njit(cache=True)
@@ -375,7 +376,7 @@ def deal_round(s):
 
 
 @njit(cache=True)
-def init(s, seed, n, tick_cap, num_rounds, stonks_bonus, reward_mode, reward_scale, memory):
+def init(s, seed, n, tick_cap, num_rounds, stonks_bonus, reward_mode, reward_scale, close_weight, memory):
     """Start a new game in record ``s``; ``memory`` appends the public memory to observations."""
     s.memory = memory
     clear_game_memory(s)
@@ -383,6 +384,7 @@ def init(s, seed, n, tick_cap, num_rounds, stonks_bonus, reward_mode, reward_sca
     s.num_rounds = num_rounds
     s.stonks_bonus = stonks_bonus
     s.reward_scale = reward_scale
+    s.close_weight = close_weight
     negotiation.start_game(s, seed, n, reward_mode, rules.deal_round)
 
 
@@ -620,7 +622,9 @@ def step(s, actions, rewards_out, voids):
         s.seen_bid_count[p] = s.bid_count[p]
     if negotiation.play_tick(s, actions, rewards_out, voids, rules.resolve_action):
         scale = float(s.reward_scale)
-        negotiation.close_round(s, scale, rewards_out, rules.score_round_into, rules.game_ends, rules.deal_round)
+        negotiation.close_round(
+            s, scale, rewards_out, rules.score_round_into, rules.game_ends, rules.deal_round, s.close_weight
+        )
     return s.game_over
 
 
@@ -921,7 +925,7 @@ def state_vector(s, out):
 
     First the table as it stands (25n + 4), then per seat the public memory (67n), then the
     round's Exchange record, the last round, the random stream (four 16-bit parts, exact in
-    float32: it decides the next deals and resolution orders) and the settings (33).
+    float32: it decides the next deals and resolution orders) and the settings (34).
     """
     n = s.n
     k = 0
@@ -983,8 +987,9 @@ def state_vector(s, out):
     out[k + 10] = s.stonks_bonus
     out[k + 11] = s.reward_mode
     out[k + 12] = s.reward_scale
-    out[k + 13] = s.memory
-    k += 14
+    out[k + 13] = s.close_weight
+    out[k + 14] = s.memory
+    k += 15
     for p in range(n):
         for t in range(n):
             out[k + p * n + t] = s.bids_to[p, t]

@@ -42,7 +42,16 @@ class StonkMarket(Game):
 
     def init_args(self):
         c = self.config
-        return (c.num_players, c.tick_cap, c.num_rounds, c.stonks_bonus, self._reward_mode, c.reward_scale, c.memory)
+        return (
+            c.num_players,
+            c.tick_cap,
+            c.num_rounds,
+            c.stonks_bonus,
+            self._reward_mode,
+            c.reward_scale,
+            c.close_weight,
+            c.memory,
+        )
 
     def scores(self, states, i):
         return states["totals"][i, : self.num_players].astype(np.float64)
