@@ -86,13 +86,10 @@ def game_end(mode, scores, n, scale, out, result_due=False, result_weight=1.0):
     times ``result_weight``.
     """
     due = np.zeros(n)
-    if mode == WIN_LOSS:
+    if mode == WIN_LOSS or result_due:
         win_loss(scores, n, due)
-    elif result_due:
-        win_loss(scores, n, due)
-        for p in range(n):
-            due[p] *= result_weight
     elif mode == SCORE_DIFF:
         centred(scores, n, scale, due)
+    weight = result_weight if result_due else 1.0
     for p in range(n):
-        out[p] += due[p]
+        out[p] += weight * due[p]
