@@ -235,8 +235,9 @@ class EvalConfig:
     """Games per opponent in the final evaluation."""
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Player specs filling every other seat, one evaluation each."""
-    workers: int = 2
-    """Worker processes of the evaluation harness."""
+    workers: int = 1
+    """Worker processes of the evaluation harness. 1 plays in the training process, where the game and
+    players are already compiled; each extra process pays that start-up again at every evaluation."""
     keep_best: bool = True
     """The run's ``policy.zip`` is the evaluated checkpoint with the best win rate against the first
     of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds.
