@@ -30,7 +30,7 @@ from typing import Any
 
 import torch
 
-from stonk_envs.files import atomic_write
+from stonk_envs.files import atomic_write, atomic_write_bytes
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.sb3_policy import SB3Policy
@@ -151,12 +151,16 @@ def save_sb3(model, path: str | os.PathLike, metadata: dict) -> Path:
 
 
 def save_torch(net: MaskedMLP, path: str | os.PathLike, metadata: dict) -> Path:
-    """Save a :class:`MaskedMLP` with the metadata as one ``torch.save`` file."""
+    """Save a :class:`MaskedMLP` with the metadata as one ``torch.save`` file.
+
+    Written through an open handle, so the archive's inner folder is ``archive`` rather than the
+    temporary file's random name: the same network and metadata give the same bytes.
+    """
     if not isinstance(net, MaskedMLP):
         raise ValueError(f"save_torch saves a MaskedMLP, got {type(net).__name__}")
     metadata = {**_check_metadata(metadata, Path(path)), "architecture": dict(net.hparams)}
     payload = {"metadata": metadata, "state_dict": net.state_dict()}
-    return atomic_write(Path(path), lambda temporary: torch.save(payload, temporary))
+    return atomic_write_bytes(Path(path), lambda handle: torch.save(payload, handle))
 
 
 def _read(path: Path, trust: bool = False) -> tuple[dict, dict | None]:

@@ -129,6 +129,14 @@ def test_torch_policy_reloads_and_plays_identically(tmp_path, net):
     assert results[0] == results[1]
 
 
+def test_the_same_network_and_metadata_save_to_the_same_bytes(tmp_path, net):
+    meta = metadata()
+    first = save_torch(net, tmp_path / "a" / "policy.zip", meta).read_bytes()
+    second = save_torch(net, tmp_path / "b" / "policy.zip", meta).read_bytes()
+    assert first == second
+    assert {name.split("/")[0] for name in zipfile.ZipFile(tmp_path / "a" / "policy.zip").namelist()} == {"archive"}
+
+
 def test_sb3_model_reloads_and_plays_identically(tmp_path, model):
     path = save_sb3(model, tmp_path / "model", metadata(kind="sb3"))
     assert path == tmp_path / "model.zip"
