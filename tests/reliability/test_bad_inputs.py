@@ -261,6 +261,19 @@ def test_engine_set_state_with_a_bad_shape_changes_nothing():
             assert array.tobytes() == before["arrays"][key].tobytes(), key
 
 
+def test_replay_of_a_record_with_string_rewards_names_the_field(tmp_path, capsys):
+    from tests.render.conftest import play_recorded
+    from tests.render.test_records import resealed
+
+    body = json.loads(play_recorded("stockpile").to_json())
+    path = tmp_path / "game.json"
+    path.write_text(resealed({**body, "rewards": ["1", "2", "3", "4"]}))
+    for argv in (["replay", str(path)], ["replay", str(path), "--html", str(tmp_path / "game.html")]):
+        status, err = run_cli(argv, capsys)
+        assert_one_line_error(status, err, r"field 'rewards' must be a list of 4 numbers, got \['1', '2'")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
 def test_terminal_text_from_files_is_shown_as_escapes():
     name = "\x1b[2J\x1b]0;owned\x07evil\u202e"
     assert printable(name) == "\\x1b[2J\\x1b]0;owned\\x07evil\\u202e"
