@@ -142,6 +142,35 @@ def zip_with(path, name, content, compress=zipfile.ZIP_STORED):
     return path
 
 
+def sb3_metadata(**changes):
+    obs, actions = game_sizes("stocks_and_bombs", 4, {})
+    return {**make_metadata("stocks_and_bombs", 4, obs, actions, {}, "sb3"), "algorithm": "MaskablePPO", **changes}
+
+
+@pytest.mark.parametrize(
+    ("metadata", "message"),
+    [
+        ({k: v for k, v in sb3_metadata().items() if k != "algorithm"},
+         r"its metadata names no SB3 algorithm \(its 'algorithm' field is missing or null\); supported: \['A2C'"),
+        (sb3_metadata(algorithm=None), r"its metadata names no SB3 algorithm"),
+        (sb3_metadata(num_players=True), r"metadata field 'num_players' is missing or not a int, got True"),
+        (sb3_metadata(num_actions=True), r"metadata field 'num_actions' is missing or not a int, got True"),
+        (sb3_metadata(observation_version="1"), r"metadata field 'observation_version' is not a version number, "
+                                                r"got '1'"),
+        (sb3_metadata(env_config={"tick_cap": "x"}), r"its metadata's game settings are not valid here: tick_cap "
+                                                     r"must be an integer"),
+    ],
+)
+def test_policy_metadata_that_makes_no_sense_is_named_with_the_file(tmp_path, capsys, metadata, message):
+    path = zip_with(tmp_path / "policy.zip", METADATA_MEMBER, json.dumps(metadata))
+    with pytest.raises(ValueError, match=rf"^{tmp_path}/policy\.zip: {message}"):
+        load_policy(path)
+    status, err = run_cli(["evaluate", "--players", str(path), "random", "random", "random", "--games", "1",
+                           "--no-progress", "--out", str(tmp_path / "out")], capsys)
+    assert_one_line_error(status, err, message)
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
     path = tmp_path / "bomb.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive, archive.open(METADATA_MEMBER, "w") as member:
