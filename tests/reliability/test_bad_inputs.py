@@ -56,6 +56,11 @@ PATH_CASES = [
     (["train", "--config", ""], "must not be empty"),
     (["train", "--config", "."], "is a folder, not a file"),
     (["train", "--config", LONG], "300 bytes long"),
+    (["train", "run_dir="], "invalid config: run_dir must not be empty"),
+    (["train", "run_dir=null"], "invalid config: run_dir must not be empty"),
+    (["train", "run_dir=''"], "run_dir must not be empty"),
+    (["train", "eval.opponents="], "invalid config: eval.opponents must not be empty"),
+    (["train-rllib", "run_dir="], "invalid config: run_dir must not be empty"),
     (["train-rllib", "--config", "."], "is a folder, not a file"),
     (["play", "--game", "stockpile", "--record", LONG + ".json"], "305 bytes long"),
     (["play", "--game", "stockpile", "--record", "."], "is a folder, not a file"),
@@ -77,6 +82,15 @@ def test_every_path_argument_is_checked_before_any_work(argv, pattern, cwd, caps
     status, err = run_cli(argv, capsys)
     assert_one_line_error(status, err, pattern)
     assert list(cwd.iterdir()) == []  # nothing was written, not even into the current folder
+
+
+@pytest.mark.parametrize("command", ["train", "train-rllib"])
+def test_a_config_file_with_an_empty_run_dir_is_named(tmp_path, cwd, command, capsys):
+    config = tmp_path / "config.yaml"
+    config.write_text("run_dir:\n")
+    status, err = run_cli([command, "--config", str(config)], capsys)
+    assert_one_line_error(status, err, "invalid config: run_dir must not be empty")
+    assert list(cwd.iterdir()) == [config]
 
 
 def test_replay_of_a_named_pipe_is_refused_at_once(cwd, capsys):
