@@ -100,7 +100,7 @@ def test_parallel_step_none_for_a_seat_that_acts_is_refused_and_changes_nothing(
     assert env.table.states.tobytes() == before
 
 
-def test_parallel_step_none_for_a_seat_that_does_not_act_is_its_no_action():
+def test_parallel_step_none_for_a_seat_that_does_not_act_is_ignored():
     env = stockpile_v1.parallel_env(illegal_action="raise")
     observations, _ = env.reset(seed=0)
     assert env.acting_agents == ["player_0"]
