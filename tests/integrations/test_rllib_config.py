@@ -36,6 +36,8 @@ def test_games_per_env_runner_default_to_the_path(env_path, games):
         (["env_config.num_players=9"], "num_players"),
         (["env_path=fast"], r"env_path must be one of \['vector', 'multi_agent'\], got 'fast'"),
         (["torch_threads=-1"], "torch_threads must be >= 0"),
+        (["num_players=true"], r"Value 'True' of type 'bool' could not be converted to Integer \(key: num_players\)"),
+        (["hidden="], "invalid config: hidden must not be empty"),
     ],
 )
 def test_bad_values_are_named(overrides, message):
