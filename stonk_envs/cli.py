@@ -15,12 +15,12 @@ from stonk_envs import __version__
 
 SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
-    "configs": "stonk_envs.configs.cli",
+    "configs": "stonk_envs.configs_cli",
     "convert": "stonk_envs.convert",
     "crossplay": "stonk_envs.evaluation.crossplay_cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
-    "exploit": "stonk_envs.evaluation.exploit_cli",
+    "exploit": "stonk_envs.training.exploit_cli",
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",
     "soak": "stonk_envs.soak.cli",
