@@ -15,6 +15,8 @@ import argparse
 
 from stonk_envs import cli_args
 
+EXTRA = "training"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", type=cli_args.player, help="the policy file or folder to convert")

@@ -15,6 +15,8 @@ from pathlib import Path
 from stonk_envs.cli_args import add_env_options, add_game, add_trust_file, output_dir, player, positive, seed
 from stonk_envs.files import check_output_dir
 
+EXTRA = "evaluation"
+
 
 def game_choice(text: str):
     """``first:N``, ``losses:N`` or ``all`` (see :mod:`stonk_envs.evaluation.saved_games`)."""
