@@ -34,6 +34,7 @@ from stonk_envs.training.config import (
     to_yaml,
     torch_thread_count,
 )
+from stonk_envs.training.device import resolve_device
 from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
 from stonk_envs.training.league import League
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
@@ -325,6 +326,7 @@ def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
     run_dir = check_output_dir(config.run_dir, "run_dir")
     check_opponents(config)
+    resolve_device(config.device)  # a device this machine lacks is refused before the run folder is made
     with run_state.locked(run_dir):  # a live run is named by its PID before anything else is said of it
         if (run_dir / run_state.LATEST).exists():
             raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another "

@@ -191,7 +191,8 @@ def test_bad_render_options(options, message):
     ],
 )
 def test_selfplay_views_check_their_arguments(options, message):
-    from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv, SelfPlayVecEnv
+    from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
+    from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv
 
     for view in (SelfPlayVecEnv, SelfPlayGymVectorEnv):
         with pytest.raises(ValueError, match=message):
