@@ -5,16 +5,14 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from stonk_envs import registry
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import Game
-from stonk_envs.registry import GAME_MODULES
 
 
 def game_module(name: str) -> ModuleType:
-    """The ``<name>_v1`` module of a game (``env``, ``raw_env``, ``parallel_env``)."""
-    if name not in GAME_MODULES:
-        raise ValueError(f"unknown game {name!r}; choose one of {sorted(GAME_MODULES)}")
-    return importlib.import_module(GAME_MODULES[name])
+    """The env module of a game (``env``, ``raw_env``, ``parallel_env``), named by its spec."""
+    return importlib.import_module(registry.spec(name).module)
 
 
 def build_game(name: str, **config) -> Game:

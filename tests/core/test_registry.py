@@ -7,11 +7,13 @@ import pettingzoo
 import pytest
 
 import stonk_envs
-from stonk_envs.registry import GAME_MODULES, OBSERVATION_VERSION, RetiredVersionError, env_id
+from stonk_envs import registry
+from stonk_envs.registry import OBSERVATION_VERSION, RetiredVersionError, env_id
 
 
 def test_every_game_is_registered_for_both_apis():
-    for name, module in GAME_MODULES.items():
+    for name in registry.names():
+        module = registry.spec(name).module
         assert pettingzoo.aec_registry[env_id(name)].entry_point == f"{module}:env"
         assert pettingzoo.parallel_registry[env_id(name)].entry_point == f"{module}:parallel_env"
 
@@ -27,7 +29,7 @@ def test_game_modules_load_as_package_attributes():
     assert "stocks_and_bombs_v1" in stonk_envs.__all__
 
 
-@pytest.mark.parametrize("name", sorted(GAME_MODULES))
+@pytest.mark.parametrize("name", registry.names())
 def test_retired_v0_module_names_its_replacement(name):
     with pytest.raises(RetiredVersionError, match=rf"stonk_envs\.{name}_v0 is retired: .*public memory.*{name}_v1"):
         importlib.import_module(f"stonk_envs.{name}_v0")
