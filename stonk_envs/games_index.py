@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from types import ModuleType
 
@@ -19,3 +20,13 @@ def build_game(name: str, **config) -> Game:
     """The rules object (``Game``) of a game with ``config``, checked as the envs check it."""
     module = game_module(name)
     return module.GAME(build_config(module.CONFIG, config))
+
+
+def memory_start(name: str, **config) -> int | None:
+    """Where the public memory starts in the observations of a game with ``config``; None when the
+    game has no ``memory`` option or it is off."""
+    module = game_module(name)
+    if "memory" not in {field.name for field in dataclasses.fields(module.CONFIG)}:
+        return None
+    size = len(build_game(name, **{**config, "memory": False}).observation_bounds[0])
+    return size if size < len(build_game(name, **config).observation_bounds[0]) else None
