@@ -42,6 +42,7 @@ RETIRED_VERSIONS = {
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 _MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _OBJECT = re.compile(rf"{_MODULE.pattern}:[A-Za-z_]\w*")
+_GYM_ID = re.compile(r"[\w.-]+/[\w.-]+-v\d+")
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,7 @@ class GameSpec:
         _check("config", self.config, _OBJECT, "'module:Class'")
         if self.story is not None:
             _check("story", self.story, _OBJECT, "'module:OBJECT'")
-        if not isinstance(self.gym_id, str) or not self.gym_id.startswith("stonk_envs/"):
-            raise ValueError(f"game spec gym_id must be a string 'stonk_envs/<Name>-v<k>', got {self.gym_id!r}")
+        _check("gym_id", self.gym_id, _GYM_ID, "a Gymnasium id '<namespace>/<Name>-v<k>'")
         if not isinstance(self.players, Mapping):
             raise ValueError(f"game spec players must map names to 'module:Class', got {self.players!r}")
         for player, target in self.players.items():
@@ -91,7 +91,7 @@ class GameSpec:
         if "random" in self.players:
             raise ValueError("game spec players must not name 'random': every game has it")
         if self.players and "heuristic" not in self.players:
-            raise ValueError(f"game spec players must include 'heuristic', got {sorted(self.players)}")
+            raise ValueError(f"game spec players must include 'heuristic', the default one; got {sorted(self.players)}")
         unknown = sorted(set(self.retired_versions) - set(RETIRED_VERSIONS))
         if unknown:
             raise ValueError(f"game spec retired_versions {unknown} are not among {sorted(RETIRED_VERSIONS)}")
@@ -164,6 +164,12 @@ def register(game: GameSpec) -> None:
         raise ValueError(f"register takes a GameSpec, got {game!r}")
     if _SPECS.get(game.name, game) != game:
         raise ValueError(f"a different game named {game.name!r} is registered; unregister it first")
+    taken = gymnasium.registry.get(game.gym_id)
+    if taken is not None and taken.kwargs.get("game") != game.name:
+        raise ValueError(f"the Gymnasium id {game.gym_id!r} is taken by {taken.entry_point} {taken.kwargs}")
+    taken = pettingzoo.aec_registry.get(game.env_id)
+    if taken is not None and taken.entry_point != f"{game.module}:env":
+        raise ValueError(f"the PettingZoo id {game.env_id!r} is taken by {taken.entry_point}")
     _SPECS[game.name] = game
     if game.env_id not in pettingzoo.aec_registry:
         pettingzoo.register("aec", game.env_id, entry_point=f"{game.module}:env")
