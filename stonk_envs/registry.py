@@ -159,7 +159,7 @@ def _refuse_retired(module_name: str, **_config) -> None:
 def register(game: GameSpec) -> None:
     """Add ``game`` to the games, and register its AEC (``env``) and Parallel (``parallel_env``) entry
     points, its retired ids (which raise :class:`RetiredVersionError`) and its Gymnasium id.
-    Registering the same spec again does nothing; another game of a taken name is refused."""
+    Registering the same spec again does nothing; another game of a taken name or id is refused."""
     if not isinstance(game, GameSpec):
         raise ValueError(f"register takes a GameSpec, got {game!r}")
     if _SPECS.get(game.name, game) != game:
