@@ -1,6 +1,9 @@
 """A fourth game from one place: Two Cards (``tests/toy_game``), a game package plus one registry
 entry, runs through PettingZoo's API tests, Gymnasium, the batched engine, an iteration of the
-batched PPO trainer, evaluation, the soak and the pictures, with no edit of the package."""
+batched PPO trainer, evaluation (also from the command line), the soak and the pictures, with no
+edit of the package."""
+
+import json
 
 import gymnasium
 import numpy as np
@@ -9,6 +12,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
 from stonk_envs import registry, vector
+from stonk_envs.cli import main
 from stonk_envs.evaluation import evaluate
 from stonk_envs.policies import make_player
 from stonk_envs.soak.runner import soak_engine, soak_env
@@ -76,10 +80,13 @@ def test_one_iteration_of_the_batched_trainer_saves_a_policy_that_plays(tmp_path
     assert sum(player.games for player in result.players) == 8
 
 
-def test_evaluate_plays_the_built_in_players():
+def test_evaluate_plays_the_built_in_players_from_the_api_and_the_command_line(tmp_path):
     report = evaluate("two_cards", ["heuristic", "random", "random"], 30, num_players=3, progress=False)
     assert [player.name for player in report.players] == ["heuristic", "random#1", "random#2"]
     assert sum(player.mean_reward for player in report.players) == pytest.approx(0, abs=1e-9)
+    assert main(["evaluate", "--game", "two_cards", "--players", "heuristic", "random", "--games", "4",
+                 "--out", str(tmp_path), "--no-plot", "--no-progress"]) == 0
+    assert json.loads((tmp_path / "report.json").read_text())["game"] == "two_cards"
 
 
 def test_the_soak_checks_it_on_the_engine_and_the_envs():
