@@ -12,16 +12,16 @@ from stonk_envs.compiled_cache import use_source_keyed_cache
 
 use_source_keyed_cache()  # before any compiled module is imported
 
-from stonk_envs.registry import GAME_MODULES, register_all  # noqa: E402
+from stonk_envs.registry import BUILTIN_GAMES, register_builtin_games  # noqa: E402
 
 try:
     __version__ = version("stonk_envs")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
-register_all()
+register_builtin_games()
 
-_LAZY_MODULES = {module.rsplit(".", 1)[1] for module in GAME_MODULES.values()}
+_LAZY_MODULES = {game.module.rsplit(".", 1)[1] for game in BUILTIN_GAMES}
 
 
 def __getattr__(name: str):

@@ -12,14 +12,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from stonk_envs import registry
 from stonk_envs.core.validation import SEED_MAX, check_int, check_number
 from stonk_envs.files import check_input_dir, check_input_file, check_output_dir, check_output_file, check_path_text
-from stonk_envs.registry import GAME_MODULES
 from stonk_envs.safe_load import TRUST_ENV, check_regular_file
 
 DEFAULT_GAME = "stocks_and_bombs"
 """The game of every subcommand's ``--game`` unless told otherwise."""
-GAMES = sorted(GAME_MODULES)
 CONFIG_HELP = ("a shipped config's name, e.g. stocks_and_bombs (stonk-envs configs lists them), or a YAML file "
                "(default: the built-in defaults)")
 
@@ -121,13 +120,14 @@ def add_game(parser: argparse.ArgumentParser, *, several: bool = False, default_
 
     ``default_text`` (the default is then None) says where the game comes from instead.
     """
+    games = registry.names()
     if several:
-        parser.add_argument("--game", nargs="+", choices=GAMES, default=GAMES, metavar="GAME",
-                            help=f"games, any of {', '.join(GAMES)} (default: all)")
+        parser.add_argument("--game", nargs="+", choices=games, default=games, metavar="GAME",
+                            help=f"games, any of {', '.join(games)} (default: all)")
     elif default_text is not None:
-        parser.add_argument("--game", choices=GAMES, default=None, help=f"game (default: {default_text})")
+        parser.add_argument("--game", choices=games, default=None, help=f"game (default: {default_text})")
     else:
-        parser.add_argument("--game", choices=GAMES, default=DEFAULT_GAME, help="game (default: %(default)s)")
+        parser.add_argument("--game", choices=games, default=DEFAULT_GAME, help="game (default: %(default)s)")
 
 
 def key_value(text: str) -> str:

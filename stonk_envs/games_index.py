@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from types import ModuleType
 
+from stonk_envs import registry
 from stonk_envs.core.config import build_config
 from stonk_envs.core.game import Game
-from stonk_envs.registry import GAME_MODULES
 
 
 def game_module(name: str) -> ModuleType:
-    """The ``<name>_v1`` module of a game (``env``, ``raw_env``, ``parallel_env``)."""
-    if name not in GAME_MODULES:
-        raise ValueError(f"unknown game {name!r}; choose one of {sorted(GAME_MODULES)}")
-    return importlib.import_module(GAME_MODULES[name])
+    """The env module of a game (``env``, ``raw_env``, ``parallel_env``), named by its spec."""
+    return importlib.import_module(registry.spec(name).module)
 
 
 def build_game(name: str, **config) -> Game:
     """The rules object (``Game``) of a game with ``config``, checked as the envs check it."""
     module = game_module(name)
     return module.GAME(build_config(module.CONFIG, config))
+
+
+def memory_start(name: str, **config) -> int | None:
+    """Where the public memory starts in the observations of a game with ``config``; None when the
+    game has no ``memory`` option or it is off."""
+    module = game_module(name)
+    if "memory" not in {field.name for field in dataclasses.fields(module.CONFIG)}:
+        return None
+    size = len(build_game(name, **{**config, "memory": False}).observation_bounds[0])
+    return size if size < len(build_game(name, **config).observation_bounds[0]) else None

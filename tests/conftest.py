@@ -16,8 +16,7 @@ from pathlib import Path
 import numba
 import pytest
 
-from stonk_envs import compiled_cache
-from stonk_envs.registry import GAME_MODULES
+from stonk_envs import compiled_cache, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +52,7 @@ def warm_compiled_cache() -> None:
     marker = warm_marker()
     if marker.exists():
         return
-    groups = warm_groups(list(GAME_MODULES), os.cpu_count() or 1)
+    groups = warm_groups(registry.names(), os.cpu_count() or 1)
     runs = [subprocess.Popen([sys.executable, "-m", "tests.warm_compiled", *group], cwd=ROOT) for group in groups]
     if all(run.wait() == 0 for run in runs):  # a failed warm-up is no failure: the workers compile what they need
         marker.parent.mkdir(parents=True, exist_ok=True)

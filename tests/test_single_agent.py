@@ -6,11 +6,11 @@ import pytest
 from stable_baselines3.common.env_checker import check_env
 
 import stonk_envs  # noqa: F401  (registers the ids)
+from stonk_envs import registry
 from stonk_envs.core.negotiation import VOID_ILLEGAL, VOID_REASONS
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.torch_policy import MaskedMLP
-from stonk_envs.registry import GYM_IDS
 from stonk_envs.single_agent import SingleAgentEnv
 
 SHORT = {
@@ -20,14 +20,14 @@ SHORT = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(GYM_IDS))
+@pytest.mark.parametrize("game", registry.names())
 def test_sb3_check_env_passes_on_the_registered_id(game):
-    env = gymnasium.make(GYM_IDS[game], **SHORT[game])
+    env = gymnasium.make(registry.spec(game).gym_id, **SHORT[game])
     check_env(env, warn=False)
     check_env(env.unwrapped, warn=False)
 
 
-@pytest.mark.parametrize("game", sorted(GYM_IDS))
+@pytest.mark.parametrize("game", registry.names())
 def test_masked_play_to_the_end_against_the_heuristic(game):
     env = SingleAgentEnv(game, opponents="heuristic", seat=None, **SHORT[game])
     obs, info = env.reset(seed=3)

@@ -26,10 +26,10 @@ from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule
 
+from stonk_envs import registry
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.rllib_policy import RLlibPolicy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
-from stonk_envs.registry import GYM_IDS
 
 FROZEN = tuple[dict, dict]
 """A snapshot as it travels to the env runners: the ``MaskedMLP``'s ``hparams`` and ``state_dict``."""
@@ -44,7 +44,7 @@ training iteration, and under 1% with this threshold."""
 
 def vector_env_id(game: str) -> str:
     """The id RLlib makes: the game's Gymnasium id, with the module that registers it (for remote runners)."""
-    return f"stonk_envs:{GYM_IDS[game]}"
+    return f"stonk_envs:{registry.spec(game).gym_id}"
 
 
 def vector_env_config(num_players: int, env_config: dict) -> dict:

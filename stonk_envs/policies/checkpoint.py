@@ -30,6 +30,7 @@ from typing import Any
 
 import torch
 
+from stonk_envs import registry
 from stonk_envs.files import atomic_write, atomic_write_bytes
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.games import game_sizes
@@ -37,7 +38,7 @@ from stonk_envs.policies.sb3_policy import SB3Policy
 from stonk_envs.policies.sb3_zip import SB3Zip
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.policies.weights import check_architecture_fits, check_finite, mlp_parameters
-from stonk_envs.registry import GAME_MODULES, OBSERVATION_VERSION, env_id
+from stonk_envs.registry import OBSERVATION_VERSION, env_id
 from stonk_envs.safe_load import (
     MAX_JSON_BYTES,
     TRUST_HINT,
@@ -87,8 +88,7 @@ def make_metadata(
     extra: dict | None = None,
 ) -> dict:
     """The metadata of a saved policy, with a format tag and the versions it was made with."""
-    if game not in GAME_MODULES:
-        raise ValueError(f"unknown game {game!r}; choose one of {sorted(GAME_MODULES)}")
+    registry.spec(game)  # an unknown game is refused, naming the games
     for name, value in (
         ("num_players", num_players),
         ("observation_size", observation_size),

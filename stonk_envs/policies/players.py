@@ -1,45 +1,20 @@
-"""Resolving a player spec (a built-in player's name or a saved file) to a :class:`Policy`."""
+"""Resolving a player spec (a built-in player's name or a saved file) to a :class:`Policy`.
+
+A game's built-in players are ``random`` and the rule-based players its spec names
+(:attr:`stonk_envs.registry.GameSpec.players`), ``heuristic`` the default one.
+"""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
+from stonk_envs import registry
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.registry import GAME_MODULES
-
-BUILTIN_PLAYERS = {
-    "stockpile": {
-        "heuristic": "stonk_envs.policies.stockpile_heuristic:StockpileHeuristic",
-    },
-    "stocks_and_bombs": {
-        "heuristic": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsAggressive",
-        "steady": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsTrader",
-        "cautious": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsCautious",
-        "aggressive": "stonk_envs.policies.stocks_and_bombs_trader:StocksAndBombsAggressive",
-        "basic": "stonk_envs.policies.stocks_and_bombs_heuristic:StocksAndBombsHeuristic",
-    },
-    "stonk_market": {
-        "heuristic": "stonk_envs.policies.stonk_market_trader:StonkMarketTrader",
-        "cautious": "stonk_envs.policies.stonk_market_trader:StonkMarketCautious",
-        "aggressive": "stonk_envs.policies.stonk_market_trader:StonkMarketAggressive",
-        "closer": "stonk_envs.policies.stonk_market_trader:StonkMarketCloser",
-        "basic": "stonk_envs.policies.stonk_market_heuristic:StonkMarketHeuristic",
-    },
-}
-"""Each game's rule-based players by name, as ``module:class``; the class takes ``num_players``.
-``heuristic`` is the strongest (in Stocks & Bombs the same player as ``aggressive``); ``basic`` is
-the earlier player that hardly trades, kept as a baseline."""
-
-HEURISTICS = {game: players["heuristic"] for game, players in BUILTIN_PLAYERS.items()}
-"""Each game's default rule-based player (what ``"heuristic"`` means), as ``module:class``."""
 
 
 def builtin_player_names(game: str) -> list[str]:
     """The player names ``make_player`` knows for ``game``: ``random`` and its rule-based players."""
-    if game not in GAME_MODULES:
-        raise ValueError(f"unknown game {game!r}; choose one of {sorted(GAME_MODULES)}")
-    return ["random", *BUILTIN_PLAYERS.get(game, {})]
+    return ["random", *registry.spec(game).players]
 
 
 def builtin_player(game: str, name: str, num_players: int) -> Policy:
@@ -49,8 +24,7 @@ def builtin_player(game: str, name: str, num_players: int) -> Policy:
         raise ValueError(f"{game} has no built-in player {name!r}; choose one of {names}")
     if name == "random":
         return RandomPolicy()
-    module_name, class_name = BUILTIN_PLAYERS[game][name].split(":")
-    return getattr(importlib.import_module(module_name), class_name)(num_players)
+    return registry.load(registry.spec(game).players[name])(num_players)
 
 
 def heuristic_player(game: str, num_players: int) -> Policy:

@@ -1,4 +1,5 @@
-"""Pictures of the game table (``render_mode="rgb_array"``), one drawer per game.
+"""Pictures of the game table (``render_mode="rgb_array"``), one drawer per game (the module its
+spec in :mod:`stonk_envs.registry` names).
 
 ``draw(game, states, i, seat)`` returns an ``(H, W, 3)`` uint8 image of ``states[i]`` as
 ``seat`` sees it (others' hidden cards as backs), or of everything when ``seat`` is None.
@@ -13,36 +14,30 @@ the hook through which the envs' ``render()`` reaches them.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
+from types import ModuleType
 
 import numpy as np
 
+from stonk_envs import registry
 from stonk_envs.core import pictures
 from stonk_envs.core.game import Game
 from stonk_envs.games.story import step_lines, summary_lines
 from stonk_envs.render.canvas import story_height
 
-DRAWERS = {
-    "stockpile": "stonk_envs.render.stockpile",
-    "stonk_market": "stonk_envs.render.stonk_market",
-    "stocks_and_bombs": "stonk_envs.render.stocks_and_bombs",
-}
 
-
-def _drawer(game: Game):
-    if game.name not in DRAWERS:
-        raise ValueError(f"no picture for game {game.name!r}; games with one: {sorted(DRAWERS)}")
-    return importlib.import_module(DRAWERS[game.name])
+def drawer(game: Game) -> ModuleType:
+    """The module that draws ``game``'s table, named by its spec (``size``, ``draw``, optionally ``SUMMARY_TOP``)."""
+    return registry.load(registry.spec(game.name).drawer)
 
 
 def draw(
     game: Game, states: np.ndarray, i: int, seat: int | None, events: Sequence[str] = (), summary: Sequence[str] = ()
 ) -> np.ndarray:
     """The table of ``states[i]`` from ``seat`` (None: everything) as an RGB array, with the step's story."""
-    drawer = _drawer(game)
-    canvas = drawer.draw(game, states, i, seat)
-    canvas.story(canvas.height - story_height(game), events, summary, getattr(drawer, "SUMMARY_TOP", None))
+    table = drawer(game)
+    canvas = table.draw(game, states, i, seat)
+    canvas.story(canvas.height - story_height(game), events, summary, getattr(table, "SUMMARY_TOP", None))
     return canvas.array()
 
 
@@ -55,7 +50,7 @@ def story(
 
 def frame_size(game: Game) -> tuple[int, int]:
     """``(width, height)`` of every picture of ``game``."""
-    width, height = _drawer(game).size(game.num_players)
+    width, height = drawer(game).size(game.num_players)
     return width, height + story_height(game)
 
 

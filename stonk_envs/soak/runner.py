@@ -2,8 +2,8 @@
 
 Checks, per game and player count:
 
-- **conservation**: the game's own law (:mod:`stonk_envs.soak.invariants`) after every step
-  and at every game's end;
+- **conservation**: the game's own law (the invariants module its spec names, e.g.
+  :mod:`stonk_envs.games.stockpile.invariants`) after every step and at every game's end;
 - **zero-sum**: the rewards of every step sum to zero over the seats;
 - **observation bounds**: every observation lies within the game's bounds (the env's
   ``observation_space``), every mask is 0/1, and every seat that must act has a legal action;
@@ -19,12 +19,12 @@ import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 
-from stonk_envs import vector
+from stonk_envs import registry, vector
 from stonk_envs.games_index import game_module
-from stonk_envs.soak.invariants import CHECKS
 
 ZERO_SUM_TOLERANCE = 1e-4
 BOUND_TOLERANCE = 1e-4
@@ -64,17 +64,14 @@ def _ignore(done: int) -> None:
     """The default progress callback: nothing."""
 
 
+def invariants(game: str) -> ModuleType:
+    """What ``game`` conserves: the module its spec names, with ``broken(states, config)`` and ``max_steps(config)``."""
+    return registry.load(registry.spec(game).invariants)
+
+
 def max_steps(game: str, config) -> int:
-    """The most steps a game may last under its rules (a generous cap for Stockpile's auctions)."""
-    if game == "stockpile":
-        n = config.num_players
-        bids = len(config.bid_values)
-        # per round: supply and action n each, demand at most one raise per bid value per seat,
-        # selling at most one sale per card a seat can hold, dividend one decision per seat
-        return config.num_rounds * (2 * n + n * n * bids + n * (6 * config.stock_per_company + 8) + n) + 1
-    if game == "stonk_market":
-        return config.num_rounds * config.tick_cap
-    return config.round_cap * config.tick_cap
+    """The most steps a game may last under its rules."""
+    return invariants(game).max_steps(config)
 
 
 def player_counts(game: str) -> range:
@@ -91,7 +88,7 @@ def soak_engine(
     batch = max(1, min(batch, games))
     engine = vector.make(game, batch, num_players=num_players)
     config = engine.config
-    check = CHECKS[game]
+    check = invariants(game).broken
     cap = max_steps(game, config)
     low, high = (np.asarray(b, np.float32) for b in engine.game.observation_bounds)
     length = np.zeros(batch, np.int64)
@@ -165,7 +162,7 @@ def _pick(obs: dict, rng: np.random.Generator) -> int:
 
 def _check_table(result: SoakResult, env, game: str) -> None:
     table = env.unwrapped.table
-    if CHECKS[game](table.states, table.game.config).any():
+    if invariants(game).broken(table.states, table.game.config).any():
         result.fail("conservation", 1, "mid-game")
 
 

@@ -19,7 +19,7 @@ from omegaconf.errors import OmegaConfBaseException
 from stonk_envs.configs import load_yaml, merge
 from stonk_envs.core.validation import SEED_MAX, check_bool, check_choice, check_int, check_number
 from stonk_envs.games_index import game_module
-from stonk_envs.policies.players import HEURISTICS, builtin_player_names, make_player
+from stonk_envs.policies.players import builtin_player_names, make_player
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
@@ -388,7 +388,7 @@ class TrainConfig:
         except (TypeError, ValueError) as err:
             raise ValueError(f"bad game settings for {self.game}: {err}") from err
         uses_heuristic = self.league.heuristic > 0 or "heuristic" in self.eval.opponents
-        if uses_heuristic and self.game not in HEURISTICS:
+        if uses_heuristic and "heuristic" not in builtin_player_names(self.game):
             raise ValueError(
                 f"{self.game} has no heuristic player; set league.heuristic=0 and drop it from eval.opponents"
             )

@@ -28,10 +28,8 @@ from typing import Any
 
 import torch
 
+from stonk_envs import registry
 from stonk_envs.files import atomic_write_bytes, atomic_write_text
-from stonk_envs.games.stockpile.config import StockpileConfig
-from stonk_envs.games.stocks_and_bombs.config import StocksAndBombsConfig
-from stonk_envs.games.stonk_market.config import StonkMarketConfig
 from stonk_envs.policies.checkpoint import read_metadata
 from stonk_envs.safe_load import load_tensors, read_json
 
@@ -41,8 +39,11 @@ _STEP_FILE = re.compile(r"(?:policy|state)_(\d+)\.(?:zip|pt)")
 _TEMPORARY = re.compile(r"\..+\.[A-Za-z0-9_]+\.tmp")
 """The temporary files of :func:`stonk_envs.files.atomic_write` (``.<name>.<random>.tmp``)."""
 
-GAME_CONFIGS = (StockpileConfig, StocksAndBombsConfig, StonkMarketConfig)
-"""The games' frozen config dataclasses, which an engine state holds (plain fields, no code to run)."""
+
+def game_configs() -> tuple[type, ...]:
+    """The registered games' frozen config dataclasses, which an engine state holds (plain fields, no code to run)."""
+    return tuple(registry.spec(name).config_class() for name in registry.names())
+
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "latest_checkpoint", "load_state", "locked", "save_state",
            "write_json"]
@@ -183,6 +184,6 @@ def latest_checkpoint(run_dir: Path, say: Callable[[str], None] = print) -> tupl
 def load_state(path: Path) -> dict[str, Any]:
     """The training state saved by :func:`save_state`, read with ``weights_only`` (no code runs)."""
     try:
-        return load_tensors(path, str(path), allowed=GAME_CONFIGS)
+        return load_tensors(path, str(path), allowed=game_configs())
     except ValueError as err:
         raise ValueError(f"cannot read training state {path}: {err}") from None

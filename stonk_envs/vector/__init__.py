@@ -7,9 +7,9 @@ self-play views.
 
 from __future__ import annotations
 
+from stonk_envs import registry
 from stonk_envs.core.validation import check_int
 from stonk_envs.games_index import build_game
-from stonk_envs.registry import GAME_MODULES
 from stonk_envs.vector.engine import MAX_NUM_ENVS, BatchEngine
 
 
@@ -18,8 +18,8 @@ def make(name: str, num_envs: int, *, parallel: bool | None = None, observe: str
 
     ``parallel`` and ``observe`` are the engine's options (see :mod:`stonk_envs.vector.engine`).
     """
-    if not isinstance(name, str) or name not in GAME_MODULES:
-        raise ValueError(f"no batched engine for game {name!r}; available: {sorted(GAME_MODULES)}")
+    if not isinstance(name, str) or name not in registry.names():
+        raise ValueError(f"no batched engine for game {name!r}; available: {registry.names()}")
     num_envs = check_int("num_envs", num_envs, 1, MAX_NUM_ENVS)
     return BatchEngine(build_game(name, **config), num_envs, parallel, observe)
 

@@ -15,8 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from stonk_envs import registry
 from stonk_envs.evaluation import evaluate
-from stonk_envs.registry import GAME_MODULES
 from stonk_envs.safe_load import TRUST_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def test_the_docs_show_every_example_verbatim():
         assert example.read_text() in blocks, f"{example.name} differs from its block in {DOC.name}"
 
 
-@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game", registry.names())
 @pytest.mark.parametrize("name", LIBRARY_EXAMPLES)
 def test_library_example_runs_on_every_game(name, game, monkeypatch, capsys):
     run_example(name, game, monkeypatch)

@@ -3,23 +3,23 @@
 import numpy as np
 import pytest
 
-from stonk_envs.policies import HEURISTICS, Policy, RandomPolicy, heuristic_player, make_player
+from stonk_envs import registry
+from stonk_envs.policies import Policy, RandomPolicy, heuristic_player, make_player
 from stonk_envs.policies.games import game_sizes
 from stonk_envs.policies.players import builtin_player, builtin_player_names
 from stonk_envs.policies.sampling import choose
-from stonk_envs.registry import GAME_MODULES
 
 
 def test_specs_resolve_to_players():
     assert isinstance(make_player("random", "stocks_and_bombs", 4), RandomPolicy)
     mine = RandomPolicy()
     assert make_player(mine, "stocks_and_bombs", 4) is mine
-    for game in HEURISTICS:
+    for game in registry.names():
         assert isinstance(make_player("heuristic", game, 4), Policy)
 
 
 def test_every_built_in_name_makes_a_legal_player_of_its_game():
-    for game in GAME_MODULES:
+    for game in registry.names():
         names = builtin_player_names(game)
         assert names[:2] == ["random", "heuristic"]
         observation_size, num_actions = game_sizes(game, 4)

@@ -1,6 +1,5 @@
 """rgb_array pictures: shape, every mode through PettingZoo's render_test, hidden cards, human fallback."""
 
-import importlib
 
 import numpy as np
 import pytest
@@ -109,7 +108,7 @@ def test_the_seats_to_act_are_marked(name, monkeypatch):
     env = game_module(name).parallel_env(render_mode="rgb_array", **SHORT[name])
     env.reset(seed=2)
     marked = env.render()
-    drawer = importlib.import_module(pictures.DRAWERS[name])
+    drawer = pictures.drawer(env.table.game)
     monkeypatch.setattr(drawer, "acting_seats", lambda game, states, i: np.zeros(game.num_players, np.bool_))
     assert not np.array_equal(env.render(), marked)
 

@@ -6,11 +6,11 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import stonk_envs  # noqa: F401  (registers the ids)
+from stonk_envs import registry
 from stonk_envs.policies.base import Policy
-from stonk_envs.registry import GYM_IDS
 from stonk_envs.vector.gym_vector import EngineVectorEnv
 
-ID = GYM_IDS["stockpile"]
+ID = registry.spec("stockpile").gym_id
 
 
 def _play(envs, steps, rng):

@@ -21,7 +21,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from stonk_envs import vector
-from stonk_envs.games_index import build_game
+from stonk_envs.games_index import memory_start
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import make_metadata, save_torch
@@ -92,8 +92,7 @@ class PPORun:
     def _memory_from(self) -> int | None:
         """Where the public memory starts in the observation (None: no memory)."""
         c = self.config
-        low, _ = build_game(c.game, num_players=c.num_players, **{**c.env_config, "memory": False}).observation_bounds
-        return len(low) if len(low) < self.engine.obs_size else None
+        return memory_start(c.game, num_players=c.num_players, **c.env_config)
 
     def new_model(self) -> None:
         """Deal the first games and fit the observation statistics to their first decisions."""

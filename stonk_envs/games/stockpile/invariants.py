@@ -1,25 +1,17 @@
-"""What each game conserves, checked on a batch of state records at once.
-
-Each check takes the records (shape (N,)) and returns a bool array marking the games that
-break the game's conservation law:
-
-- Stockpile: every market card is somewhere (deck, stockpiles, hands, holdings, held
-  Boom!/Bust! cards, unpaid fees, discard) in its starting numbers; each seat's cash equals
-  its starting cash plus its incomes less its payments (the ledger), and is never negative.
-- Stonk Market: the hands and the Exchange card hold each suit's cards exactly (M1a).
-- Stocks & Bombs: every piece has one holder among the seats; the targets are a
-  permutation of the colours (B2); totals are never negative (B6b).
-"""
+"""What Stockpile conserves, checked by the soak on a batch of state records: every market card is
+somewhere (deck, stockpiles, hands, holdings, held Boom!/Bust! cards, unpaid fees, discard) in
+its starting numbers; each seat's cash equals its starting cash plus its incomes less its
+payments (the ledger), and is never negative."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from stonk_envs.games.stockpile import state as sp
-from stonk_envs.games.stonk_market.config import SUIT_COUNTS
 
 
-def stockpile(states: np.ndarray, config) -> np.ndarray:
+def broken(states: np.ndarray, config) -> np.ndarray:
+    """Which records (shape (N,)) lost or made a card, or break the cash ledger or go below zero cash."""
     n = config.num_players
     counts = np.zeros((len(states), sp.NUM_KINDS), np.int64)
     deck = states["deck"]
@@ -48,21 +40,10 @@ def stockpile(states: np.ndarray, config) -> np.ndarray:
     return cards_lost | money_lost
 
 
-def stonk_market(states: np.ndarray, config) -> np.ndarray:
+def max_steps(config) -> int:
+    """The most steps a game may last (a generous cap for the auctions)."""
     n = config.num_players
-    held = states["hand"][:, :n].astype(np.int64).sum(axis=1)
-    held[np.arange(len(states)), states["exchange"]] += 1
-    return (held != np.array(SUIT_COUNTS)).any(axis=1) | (states["hand"][:, :n] < 0).any(axis=(1, 2))
-
-
-def stocks_and_bombs(states: np.ndarray, config) -> np.ndarray:
-    n = config.num_players
-    holders = states["holder"][:, : 3 * n]
-    targets = np.sort(states["target"][:, :n], axis=1)
-    unheld = ((holders < 0) | (holders >= n)).any(axis=1)
-    bad_targets = (targets != np.arange(n)).any(axis=1)
-    return unheld | bad_targets | (states["totals"][:, :n] < 0).any(axis=1)
-
-
-CHECKS = {"stockpile": stockpile, "stonk_market": stonk_market, "stocks_and_bombs": stocks_and_bombs}
-"""Each game's conservation check, by game name."""
+    bids = len(config.bid_values)
+    # per round: supply and action n each, demand at most one raise per bid value per seat,
+    # selling at most one sale per card a seat can hold, dividend one decision per seat
+    return config.num_rounds * (2 * n + n * n * bids + n * (6 * config.stock_per_company + 8) + n) + 1
