@@ -1,64 +1,129 @@
 """What a Stonk Market seat sees (compiled): its observation, the bounds, and the full state.
 
-Observation layout (from the observer's seat; relative seats, j = 0 is the observer):
-
-=====================  ========  ===============================================
-entries                size      meaning
-=====================  ========  ===============================================
-hand                   9         my cards per suit
-exchange               9         one-hot suit of the Exchange card
-hand sizes             n         cards held by relative seat j
-known                  n * 9     cards of each suit j is publicly known to hold
-announcements          n * 9     count k at j's announced suit (0: none)
-bid targets            n * n     j's open bid is on relative seat t's announcement
-bid cards              n * 9     count k at the suit j offers (0: no bid)
-totals                 n         running totals
-last round scores      n         the round scores of the last scored round
-round, tick, left      3         round index, tick in round, ticks left
-majorities             9         1 where I hold a majority of the suit
-strays                 9         1 where I hold cards of the suit but no majority
-valid call             1         1 when every suit I hold is a majority (M5)
-my round score         1         my hand's M6 score with this Exchange card, no bonus
-after EXCHANGE         2 * 9     my round score, then my strays, after EXCHANGE(s)
-after TAKE             2(n - 1)  the same after taking relative seat j's bid (j >= 1)
-after getting          2(n - 1)  the same after getting j's announced cards
-=====================  ========  ===============================================
-
-That is n^2 + 34n + 55 entries, the whole observation with ``memory=False``. The hand summary
-(majorities to my round score, 20 entries) and the move previews after it (4n + 14) are
-functions of my hand and public offers, written out because a feed-forward network finds
-nine per-suit thresholds, their conjunction and a move's effect on them hard to learn. A
-preview of a move that is not open (no card of s, s the Exchange's suit, no bid on my
-announcement, no announcement) shows my hand as it is. With ``memory=True`` (the default)
-the public memory follows (M9, 2026-12-01): 2n^2 + 85n + 64 more entries, 3n^2 + 119n + 119
+The observation is the table :data:`OBSERVATION` (from the observer's seat: relative seat
+j = 0 is the observer), then with ``memory=True`` the public memory
+(:data:`stonk_envs.games.stonk_market.memory.MEMORY`, M9, 2026-12-01); the writers' offsets,
+the sizes and the bounds come from those tables. The hand summary (majorities to my round
+score) and the move previews after it are functions of my hand and public offers, written
+out because a feed-forward network finds nine per-suit thresholds, their conjunction and a
+move's effect on them hard to learn. A preview of a move that is not open (no card of s, s
+the Exchange's suit, no bid on my announcement, no announcement) shows my hand as it is;
+after getting an announcement's cards (without giving any) the announcer may hold none, so
+those round scores are bounded as at one seat fewer.
 """
 
+import numpy as np
 from numba import njit
 
+from stonk_envs.core.layout import Layout, Section
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stonk_market.hands import count_strays, hand_score, is_stray, round_score_bounds
-from stonk_envs.games.stonk_market.memory import memory_bounds, memory_size, observe_memory
-from stonk_envs.games.stonk_market.state import DECK_SIZE, NUM_ACTIVITIES, NUM_SUITS, RECENT_EXCHANGES, SUIT_TOTALS
+from stonk_envs.games.stonk_market.memory import MEMORY, memory_size, observe_memory, other_seat, suit_cards
+from stonk_envs.games.stonk_market.state import MAX_PLAYERS, NUM_ACTIVITIES, NUM_SUITS, RECENT_EXCHANGES, SUIT_TOTALS
 
-HAND_SUMMARY = 2 * NUM_SUITS + 2
-"""Entries of the hand summary: majority and stray flags per suit, valid call, round score now."""
+
+def my_suit_cards(values):
+    """T (the suit's cards)"""
+    return SUIT_TOTALS
+
+
+def lowest_score(values):
+    """the lowest round score"""
+    return round_score_bounds(values["n"], values["stonks_bonus"])[0]
+
+
+def highest_score(values):
+    """the highest round score"""
+    return round_score_bounds(values["n"], values["stonks_bonus"])[1]
+
+
+def lowest_total(values):
+    """num_rounds * the lowest round score"""
+    return values["num_rounds"] * lowest_score(values)
+
+
+def highest_total(values):
+    """num_rounds * the highest round score"""
+    return values["num_rounds"] * highest_score(values)
+
+
+def lowest_hand_score(values):
+    """the lowest round score"""
+    return round_score_bounds(values["n"], 0)[0]
+
+
+def highest_hand_score(values):
+    """the highest round score without the bonus"""
+    return round_score_bounds(values["n"], 0)[1]
+
+
+def highest_gotten_score(values):
+    """the highest round score without the bonus at one seat fewer"""
+    return round_score_bounds(values["n"] - 1, 0)[1]
+
+
+OBSERVATION = Layout([
+    Section("hand", "9", "my cards per suit", my_suit_cards),
+    Section("exchange", "9", "one-hot suit of the Exchange card"),
+    Section("hand sizes", "n", "cards held by relative seat j", "61 - n"),
+    Section("known", "n * 9", "cards of each suit j is publicly known to hold (row 0: what others know of me)",
+            suit_cards),
+    Section("announcements", "n * 9", "count k at j's announced suit; all 0 when j has none", suit_cards),
+    Section("bid targets", "n * n", "1 at [j, t] when j's open bid is on relative seat t's announcement", other_seat),
+    Section("bid cards", "n * 9", "count k at the suit j's bid offers; all 0 when j has none", suit_cards),
+    Section("totals", "n", "running totals", highest_total, lowest_total),
+    Section("last round scores", "n", "the round scores of the last scored round", highest_score, lowest_score),
+    Section("round, tick, left", "3", "round index (0-based), tick in the round, ticks left before the cap",
+            ("num_rounds", "tick_cap", "tick_cap")),
+    Section("majorities", "9", "1 where I hold a majority of the suit (more than half its cards)"),
+    Section("strays", "9", "1 where I hold cards of the suit but no majority"),
+    Section("valid call", "1", "1 when every suit I hold is a majority: a STONKS call now would be valid (M5)"),
+    Section("my round score", "1", "my hand's M6 score with the current Exchange card, before any bonus",
+            highest_hand_score, lowest_hand_score),
+    Section("score after EXCHANGE", "9", "my round score (as above) if I now gave one card of suit s for the "
+            "Exchange card (s becomes the Exchange's suit)", highest_hand_score, lowest_hand_score),
+    Section("strays after EXCHANGE", "9", "my strays after the same", "9"),
+    Section("score after TAKE", "n - 1", "my round score if I now took relative seat j's bid on my announcement "
+            "(j = 1..n-1)", highest_hand_score, lowest_hand_score),
+    Section("strays after TAKE", "n - 1", "my strays after the same", "9"),
+    Section("score after getting", "n - 1", "my round score if I now got the cards of j's announcement, giving "
+            "nothing (what a bid on it would win)", highest_gotten_score, lowest_hand_score),
+    Section("strays after getting", "n - 1", "my strays after the same", "9"),
+])
+"""The observation's sections in order, without the memory (``memory=False``)."""
+
+_STARTS = OBSERVATION.starts(MAX_PLAYERS)
+(
+    _HAND, _EXCHANGE, _HAND_SIZES, _KNOWN, _ANNOUNCEMENTS, _BID_TARGETS, _BID_CARDS, _TOTALS, _LAST_SCORES, _ROUND,
+    _MAJORITIES, _SCORE_AFTER_EXCHANGE, _STRAYS_AFTER_EXCHANGE, _SCORE_AFTER_TAKE, _STRAYS_AFTER_TAKE,
+    _SCORE_AFTER_GETTING, _STRAYS_AFTER_GETTING,
+) = OBSERVATION.indices(
+    "hand", "exchange", "hand sizes", "known", "announcements", "bid targets", "bid cards", "totals",
+    "last round scores", "round, tick, left", "majorities", "score after EXCHANGE", "strays after EXCHANGE",
+    "score after TAKE", "strays after TAKE", "score after getting", "strays after getting",
+)  # fmt: skip
 
 
 @njit(cache=True)
 def base_obs_size(n):
     """The observation without the public memory (``memory=False``)."""
-    return 2 * NUM_SUITS + n + 2 * n * NUM_SUITS + n * (n + NUM_SUITS) + 2 * n + 3 + HAND_SUMMARY + previews_size(n)
-
-
-@njit(cache=True)
-def previews_size(n):
-    """The move previews: round score and strays after each EXCHANGE, TAKE and wanted announcement."""
-    return 2 * (NUM_SUITS + 2 * (n - 1))
+    return _STARTS[n, -1]
 
 
 @njit(cache=True)
 def obs_size(n, memory):
     return base_obs_size(n) + (memory_size(n) if memory else 0)
+
+
+def observation_bounds(config) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` float32 vectors of a seat's observation under ``config``."""
+    n = config.num_players
+    values = {"tick_cap": config.tick_cap, "num_rounds": config.num_rounds, "stonks_bonus": config.stonks_bonus}
+    low, high = OBSERVATION.bounds(n, values)
+    if config.memory:
+        memory_low, memory_high = MEMORY.bounds(n, values)
+        low, high = np.concatenate([low, memory_low]), np.concatenate([high, memory_high])
+    return low, high
 
 
 def state_size(n: int) -> int:
@@ -68,18 +133,19 @@ def state_size(n: int) -> int:
 
 @njit(cache=True)
 def observe(s, seat, out):
-    """Write ``seat``'s observation (layout in the module docstring) into ``out``."""
+    """Write ``seat``'s observation (:data:`OBSERVATION`, then the memory) into ``out``."""
     n = s.n
-    out[: base_obs_size(n)] = 0.0  # the memory writer clears only its sparse blocks
+    at = _STARTS[n]
+    out[: at[-1]] = 0.0  # the memory writer clears only its sparse blocks
     for suit in range(NUM_SUITS):
-        out[suit] = s.hand[seat, suit]
-    out[NUM_SUITS + s.exchange] = 1.0
-    k = 2 * NUM_SUITS
-    known_base = k + n
-    ann_base = known_base + n * NUM_SUITS
-    target_base = ann_base + n * NUM_SUITS
-    bid_base = target_base + n * n
-    score_base = bid_base + n * NUM_SUITS
+        out[at[_HAND] + suit] = s.hand[seat, suit]
+    out[at[_EXCHANGE] + s.exchange] = 1.0
+    k = at[_HAND_SIZES]
+    known_base = at[_KNOWN]
+    ann_base = at[_ANNOUNCEMENTS]
+    target_base = at[_BID_TARGETS]
+    bid_base = at[_BID_CARDS]
+    totals, last_scores = at[_TOTALS], at[_LAST_SCORES]
     for jr in range(n):
         j = (seat + jr) % n
         size = 0
@@ -92,18 +158,18 @@ def observe(s, seat, out):
         if s.bid_count[j] > 0:
             out[target_base + jr * n + (s.bid_to[j] - seat) % n] = 1.0
             out[bid_base + jr * NUM_SUITS + s.bid_suit[j]] = s.bid_count[j]
-        out[score_base + jr] = s.totals[j]
-        out[score_base + n + jr] = s.last_scores[j]
-    k = score_base + 2 * n
+        out[totals + jr] = s.totals[j]
+        out[last_scores + jr] = s.last_scores[j]
+    k = at[_ROUND]
     out[k] = s.round
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
     hand = s.hand[seat]
     score, strays = hand_score(hand, s.exchange), count_strays(hand)
-    observe_hand_summary(hand, score, strays, out, k + 3)
-    observe_previews(s, seat, score, strays, out, k + 3 + HAND_SUMMARY)
+    observe_hand_summary(hand, score, strays, out, at[_MAJORITIES])
+    observe_previews(s, seat, score, strays, out, at)
     if s.memory:
-        observe_memory(s, seat, out, base_obs_size(n))
+        observe_memory(s, seat, out, at[-1])
 
 
 @njit(cache=True)
@@ -125,96 +191,40 @@ def write_preview(trial, exchange, out, score_at, strays_at):
 
 
 @njit(cache=True)
-def observe_previews(s, seat, now_score, now_strays, out, base):
+def observe_previews(s, seat, now_score, now_strays, out, at):
     """What my hand would score (M6, no bonus), and its strays, after each move in sight.
 
     EXCHANGE(s) for each suit; TAKE of each relative seat's bid on my announcement; getting
     each relative seat's announced cards (what a bid on it would win). A move not open now
-    previews my hand as it is (``now_score``, ``now_strays``).
+    previews my hand as it is (``now_score``, ``now_strays``). ``at``: the sections' starts.
     """
     n = s.n
     hand = s.hand[seat]
     trial = hand.copy()
-    exchange_at = base
-    take_at = base + 2 * NUM_SUITS
-    wanted_at = take_at + 2 * (n - 1)
+    exchange_score, exchange_strays = at[_SCORE_AFTER_EXCHANGE], at[_STRAYS_AFTER_EXCHANGE]
+    take_score, take_strays = at[_SCORE_AFTER_TAKE], at[_STRAYS_AFTER_TAKE]
+    wanted_score, wanted_strays = at[_SCORE_AFTER_GETTING], at[_STRAYS_AFTER_GETTING]
     for suit in range(NUM_SUITS):
-        out[exchange_at + suit], out[exchange_at + NUM_SUITS + suit] = now_score, now_strays
+        out[exchange_score + suit], out[exchange_strays + suit] = now_score, now_strays
         if suit != s.exchange and hand[suit] > 0:
             trial[suit] -= 1
             trial[s.exchange] += 1
-            write_preview(trial, suit, out, exchange_at + suit, exchange_at + NUM_SUITS + suit)
+            write_preview(trial, suit, out, exchange_score + suit, exchange_strays + suit)
             trial[:] = hand
     for jr in range(1, n):
         j = (seat + jr) % n
-        take, wanted = take_at + jr - 1, wanted_at + jr - 1
-        out[take], out[take + n - 1] = now_score, now_strays
-        out[wanted], out[wanted + n - 1] = now_score, now_strays
+        take, wanted = jr - 1, jr - 1
+        out[take_score + take], out[take_strays + take] = now_score, now_strays
+        out[wanted_score + wanted], out[wanted_strays + wanted] = now_score, now_strays
         if s.ann_count[seat] > 0 and s.bid_to[j] == seat and s.bid_count[j] > 0:
             trial[s.ann_suit[seat]] -= s.ann_count[seat]
             trial[s.bid_suit[j]] += s.bid_count[j]
-            write_preview(trial, s.exchange, out, take, take + n - 1)
+            write_preview(trial, s.exchange, out, take_score + take, take_strays + take)
             trial[:] = hand
         if s.ann_count[j] > 0:
             trial[s.ann_suit[j]] += s.ann_count[j]
-            write_preview(trial, s.exchange, out, wanted, wanted + n - 1)
+            write_preview(trial, s.exchange, out, wanted_score + wanted, wanted_strays + wanted)
             trial[:] = hand
-
-
-@njit(cache=True)
-def observation_bounds(n, tick_cap, num_rounds, stonks_bonus, memory, low, high):
-    """Write the per-entry bounds of an observation (``memory``: with the public memory)."""
-    low[:] = 0.0
-    high[:] = 1.0
-    for suit in range(NUM_SUITS):
-        high[suit] = SUIT_TOTALS[suit]
-    k = 2 * NUM_SUITS
-    for jr in range(n):
-        high[k + jr] = DECK_SIZE - n  # every other seat keeps at least one card
-    k += n
-    for block in range(2):
-        for jr in range(n):
-            for suit in range(NUM_SUITS):
-                high[k + (block * n + jr) * NUM_SUITS + suit] = SUIT_TOTALS[suit]
-    k += 2 * n * NUM_SUITS
-    for jr in range(n):
-        high[k + jr * n + jr] = 0.0  # nobody bids on their own announcement
-    k += n * n
-    for jr in range(n):
-        for suit in range(NUM_SUITS):
-            high[k + jr * NUM_SUITS + suit] = SUIT_TOTALS[suit]
-    k += n * NUM_SUITS
-    lo, hi = round_score_bounds(n, stonks_bonus)
-    for jr in range(n):
-        low[k + jr] = lo * num_rounds
-        high[k + jr] = hi * num_rounds
-        low[k + n + jr] = lo
-        high[k + n + jr] = hi
-    k += 2 * n
-    high[k] = num_rounds
-    high[k + 1] = tick_cap
-    high[k + 2] = tick_cap
-    score_at = k + 3 + 2 * NUM_SUITS + 1  # the hand summary's round score, before any bonus
-    low[score_at], high[score_at] = round_score_bounds(n, 0)
-    previews_bounds(n, low[k + 3 + HAND_SUMMARY :], high[k + 3 + HAND_SUMMARY :])
-    if memory:
-        memory_bounds(n, tick_cap, num_rounds, high[base_obs_size(n) :])
-
-
-@njit(cache=True)
-def previews_bounds(n, low, high):
-    """The move previews' bounds: round scores of a reachable hand, up to nine strays.
-
-    After getting an announcement's cards (without giving any) the announcer may hold none,
-    so those hands are bounded as at one seat fewer.
-    """
-    lo, hi = round_score_bounds(n, 0)
-    _, hi_wanted = round_score_bounds(n - 1, 0)
-    k = 0
-    for size, top in ((NUM_SUITS, hi), (n - 1, hi), (n - 1, hi_wanted)):
-        low[k : k + size], high[k : k + size] = lo, top
-        high[k + size : k + 2 * size] = NUM_SUITS
-        k += 2 * size
 
 
 @njit(cache=True)

@@ -1,0 +1,180 @@
+"""Observation layouts as tables of named sections, and everything derived from one.
+
+A :class:`Layout` is an ordered list of :class:`Section` s. A section's size, repeat count and
+bounds are formulas over named values (``"n * 9"``, ``"2 * (n - 1)"``, ``"min(W - 1 + X, R * X)"``:
+integers, names, ``+ - * //``, parentheses, ``min`` and ``max``); a bound can also be a function
+of those values that returns one bound per entry (its docstring is the bound's text). From the
+table come each section's start and size at a player count, the observation's size, its
+``(low, high)`` bounds under a config, integer tables of starts for compiled encoders (read at
+import time, so the compiled code indexes a constant array), and the Markdown table the docs
+show.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Bound = str | int | float | tuple | Callable[[Mapping[str, int]], object]
+"""A bound: a formula, a tuple of formulas (one per entry of a block), or a function of the values."""
+
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
+_FUNCTIONS = {"min": min, "max": max}
+
+
+def evaluate(formula: str | int | float, values: Mapping[str, int | float]) -> int | float:
+    """The value of ``formula`` (see the module docstring) with the names in ``values``."""
+    if not isinstance(formula, str):
+        return formula
+    return _value(ast.parse(formula, mode="eval").body, formula, values)
+
+
+def _value(node: ast.expr, formula: str, values: Mapping[str, int | float]) -> int | float:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in values:
+            raise ValueError(f"layout formula {formula!r} names {node.id!r}; known: {sorted(values)}")
+        return values[node.id]
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_value(node.left, formula, values), _value(node.right, formula, values))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_value(node.operand, formula, values)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS:
+        return _FUNCTIONS[node.func.id](*(_value(arg, formula, values) for arg in node.args))
+    raise ValueError(f"layout formula {formula!r}: {ast.unparse(node)!r} is not +, -, *, //, min or max of "
+                     f"numbers and names")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One named run of observation entries: ``repeat`` blocks of ``size`` entries each.
+
+    ``low`` and ``high`` bound every entry: a formula, or a function of the values that
+    returns one bound per entry of the section (or one for all).
+    """
+
+    name: str
+    size: str | int
+    meaning: str
+    high: Bound = 1
+    low: Bound = 0
+    repeat: str | int = 1
+
+    def block(self, values: Mapping[str, int]) -> int:
+        """Entries of one block."""
+        return int(evaluate(self.size, values))
+
+    def length(self, values: Mapping[str, int]) -> int:
+        """Entries of the whole section."""
+        return int(evaluate(self.repeat, values)) * self.block(values)
+
+    def bound(self, which: str, values: Mapping[str, int | float]) -> np.ndarray:
+        """The ``"low"`` or ``"high"`` bound of each entry under ``values``."""
+        given = getattr(self, which)
+        if callable(given):
+            value = given(values)
+        elif isinstance(given, tuple):
+            value = np.tile([evaluate(each, values) for each in given], int(evaluate(self.repeat, values)))
+        else:
+            value = evaluate(given, values)
+        out = np.empty(self.length(values), np.float32)
+        out[:] = np.asarray(value, np.float32).ravel() if np.ndim(value) else value
+        return out
+
+
+def _text(bound: Bound) -> str:
+    if callable(bound):
+        return " ".join((bound.__doc__ or "").split())
+    if isinstance(bound, tuple):
+        return ", ".join(str(each) for each in bound)
+    return str(bound)
+
+
+class Layout:
+    """An observation layout: its sections in order (see the module docstring).
+
+    ``sizes(n)`` gives the values the size formulas use at ``n`` players (``n`` itself and
+    anything derived from it).
+    """
+
+    def __init__(self, sections: Sequence[Section], sizes: Callable[[int], dict] = lambda n: {"n": n}):
+        names = [section.name for section in sections]
+        doubled = sorted({name for name in names if names.count(name) > 1})
+        if doubled:
+            raise ValueError(f"a layout names each section once; {doubled} appear twice")
+        self.sections = tuple(sections)
+        self._sizes = sizes
+
+    def index(self, name: str) -> int:
+        """The position of section ``name`` in the table."""
+        for i, section in enumerate(self.sections):
+            if section.name == name:
+                return i
+        raise KeyError(f"no section {name!r} in the layout; sections: {[s.name for s in self.sections]}")
+
+    def indices(self, *names: str) -> tuple[int, ...]:
+        """The positions of the sections ``names``."""
+        return tuple(self.index(name) for name in names)
+
+    def spans(self, n: int, start: int = 0) -> dict[str, tuple[int, int]]:
+        """``{name: (start, size)}`` of each section at ``n`` players, the first at ``start``."""
+        values = self._sizes(n)
+        spans = {}
+        for section in self.sections:
+            length = section.length(values)
+            spans[section.name] = (start, length)
+            start += length
+        return spans
+
+    def size(self, n: int) -> int:
+        """Entries of the whole layout at ``n`` players."""
+        values = self._sizes(n)
+        return sum(section.length(values) for section in self.sections)
+
+    def block(self, n: int, name: str) -> int:
+        """Entries of one block of section ``name`` at ``n`` players."""
+        return self.sections[self.index(name)].block(self._sizes(n))
+
+    def starts(self, max_players: int) -> np.ndarray:
+        """int64 table ``[n, i]``: where section i starts at n players (n = 0..max_players), and
+        in its last column the layout's size; for compiled encoders."""
+        table = np.zeros((max_players + 1, len(self.sections) + 1), np.int64)
+        for n in range(1, max_players + 1):
+            table[n, :-1] = [start for start, _ in self.spans(n).values()]
+            table[n, -1] = self.size(n)
+        return table
+
+    def blocks(self, max_players: int) -> np.ndarray:
+        """int64 table ``[n, i]``: entries of one block of section i at n players."""
+        table = np.zeros((max_players + 1, len(self.sections)), np.int64)
+        for n in range(1, max_players + 1):
+            values = self._sizes(n)
+            table[n] = [section.block(values) for section in self.sections]
+        return table
+
+    def bounds(self, n: int, values: Mapping[str, int | float]) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` float32 vectors at ``n`` players; ``values`` name the config's options."""
+        named = {**values, **self._sizes(n)}
+        low = [section.bound("low", named) for section in self.sections]
+        high = [section.bound("high", named) for section in self.sections]
+        return np.concatenate(low), np.concatenate(high)
+
+    def markdown(self, bounds: bool = True) -> str:
+        """The layout as a Markdown table: entries, size, meaning and (with ``bounds``) bounds."""
+        header = ["entries", "size", "meaning"] + (["bounds"] if bounds else [])
+        rows = [header, ["---"] * len(header)]
+        for section in self.sections:
+            size = str(section.size)
+            if section.repeat != 1:
+                size = f"{section.repeat} * {size if size.isalnum() else f'({size})'}"
+            row = [section.name, size, section.meaning]
+            if bounds:
+                low, high = _text(section.low), _text(section.high)
+                row.append(high if low == "0" else f"{low} to {high}")
+            rows.append(row)
+        return "\n".join("| " + " | ".join(cells) + " |" for cells in rows)
