@@ -44,7 +44,7 @@ def table_rounds(n):
 
 
 def _sizes(n: int) -> dict[str, int]:
-    return {"n": n, "H": HISTORY, "R": int(table_rounds(n))}
+    return {"n": n, "H": HISTORY, "R": table_rounds.py_func(n)}
 
 
 def seat_highs(values):

@@ -98,8 +98,8 @@ def pile_highs(values):
 
 
 def company_highs(values):
-    """stock_per_company; unsplit: unsplit, split_revealed: split_revealed, Stock Booms! and Busts!:
-    action_copies"""
+    """stock_per_company; the unsplit and split-revealed counts: unsplit and split_revealed; Stock
+    Boom! and Stock Bust! cards played: action_copies"""
     block = np.full(1 + NUM_MEMORY, values["stock_per_company"])
     block[1 + MEM_UNSPLIT] = values["unsplit"]
     block[1 + MEM_SPLIT_REVEALED] = values["split_revealed"]
@@ -133,8 +133,8 @@ OBSERVATION = Layout([
     Section("my_action_cards", 2, "Stock Boom!, Stock Bust! still to play", "action_copies"),
     Section("seats", 6, "seat jr: cash, debt $K, debt cards, regular cards, split cards, holds a bid now",
             ("cash", "debt", "debt_cards", "shares", "shares", 1), repeat="n"),
-    Section("seat_company", 1 + NUM_MEMORY, "seat jr, company c: split cards, then the public memory counts of "
-            ":data:`~stonk_envs.games.stockpile.state.MEMORY_NAMES`", company_highs, repeat=f"n * {C}"),
+    Section("seat_company", 1 + NUM_MEMORY, "seat jr, company c: split cards, then the ten public memory counts "
+            "(``state.MEMORY_NAMES``, the next table)", company_highs, repeat=f"n * {C}"),
     Section("my_tips", f"n * {C}", "stock cards of each company that I placed face-down and seat jr won (this game)",
             "min(rounds, stock_per_company)"),
 ], lambda n: {"n": n})  # fmt: skip

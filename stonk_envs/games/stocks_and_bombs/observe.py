@@ -44,7 +44,7 @@ def highest_round_score(n):
 
 
 def _sizes(n: int) -> dict[str, int]:
-    return {"n": n, "m": 3 * n, "K": EVENT_SLOTS, "X": int(highest_round_score(n))}
+    return {"n": n, "m": 3 * n, "K": EVENT_SLOTS, "X": highest_round_score.py_func(n)}
 
 
 def _late(values) -> int:
