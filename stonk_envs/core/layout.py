@@ -76,15 +76,16 @@ class Section:
     def bound(self, which: str, values: Mapping[str, int | float]) -> np.ndarray:
         """The ``"low"`` or ``"high"`` bound of each entry under ``values``."""
         given = getattr(self, which)
-        if callable(given):
-            value = given(values)
-        elif isinstance(given, tuple):
-            value = np.tile([evaluate(each, values) for each in given], int(evaluate(self.repeat, values)))
-        else:
-            value = evaluate(given, values)
-        out = np.empty(self.length(values), np.float32)
-        out[:] = np.asarray(value, np.float32).ravel() if np.ndim(value) else value
-        return out
+        length = self.length(values)
+        if isinstance(given, tuple):
+            if len(given) != self.block(values):
+                raise ValueError(f"section {self.name!r}: its {which} bound gives {len(given)} values for blocks of "
+                                 f"{self.block(values)} entries")
+            given = tuple(evaluate(each, values) for each in given) * int(evaluate(self.repeat, values))
+        value = np.asarray(given(values) if callable(given) else evaluate(given, values), np.float32).ravel()
+        if value.size not in (1, length):
+            raise ValueError(f"section {self.name!r}: its {which} bound gives {value.size} values for {length} entries")
+        return np.broadcast_to(value, length).astype(np.float32)
 
 
 def _text(bound: Bound) -> str:
