@@ -5,9 +5,11 @@ bounds are formulas over named values (``"n * 9"``, ``"2 * (n - 1)"``, ``"min(W 
 integers, names, ``+ - * //``, parentheses, ``min`` and ``max``); a bound can also be a function
 of those values that returns one bound per entry (its docstring is the bound's text). From the
 table come each section's start and size at a player count, the observation's size, its
-``(low, high)`` bounds under a config, integer tables of starts for compiled encoders (read at
-import time, so the compiled code indexes a constant array), and the Markdown table the docs
-show.
+``(low, high)`` bounds under a config, and the Markdown table the docs show. Compiled encoders
+read where a section starts either from an integer table (:meth:`Layout.starts`, a constant
+array) or, where it is a quadratic in the player count, from its three coefficients
+(:meth:`Layout.quadratic`, a constant tuple that :func:`at` evaluates: the same machine code as
+a hand-written formula).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 Bound = str | int | float | tuple | Callable[[Mapping[str, int]], object]
 """A bound: a formula, a tuple of formulas (one per entry of a block), or a function of the values."""
@@ -48,6 +51,12 @@ def _value(node: ast.expr, formula: str, values: Mapping[str, int | float]) -> i
         return _FUNCTIONS[node.func.id](*(_value(arg, formula, values) for arg in node.args))
     raise ValueError(f"layout formula {formula!r}: {ast.unparse(node)!r} is not +, -, *, //, min or max of "
                      f"numbers and names")
+
+
+@njit(cache=True, inline="always")
+def at(coefficients, n):
+    """The quadratic ``coefficients`` (:meth:`Layout.quadratic`) at ``n`` players."""
+    return coefficients[0] + (coefficients[1] + coefficients[2] * n) * n
 
 
 @dataclass(frozen=True)
@@ -157,6 +166,23 @@ class Layout:
             values = self._sizes(n)
             table[n] = [section.block(values) for section in self.sections]
         return table
+
+    def quadratic(self, name: str | None, counts: Sequence[int], block: bool = False) -> tuple[int, int, int]:
+        """``(c0, c1, c2)`` with ``c0 + c1 n + c2 n^2`` where section ``name`` starts (the layout's size
+        for None; with ``block``, the entries of one of its blocks) at each player count of ``counts``."""
+        if block:
+            values = [self.block(n, name) for n in counts]
+        else:
+            values = [self.size(n) if name is None else self.spans(n)[name][0] for n in counts]
+        if len(counts) < 3:
+            raise ValueError(f"a quadratic needs three player counts or more, got {list(counts)}")
+        a, b, c = counts[:3]
+        fit = np.linalg.solve(np.array([[1, m, m * m] for m in (a, b, c)], float), np.array(values[:3], float))
+        coefficients = tuple(int(np.rint(x)) for x in fit)
+        if any(at.py_func(coefficients, m) != v for m, v in zip(counts, values, strict=True)):
+            raise ValueError(f"{'the size' if name is None else name!r} is no quadratic in the player count over "
+                             f"{list(counts)}: read it from the start table instead")
+        return coefficients
 
     def bounds(self, n: int, values: Mapping[str, int | float]) -> tuple[np.ndarray, np.ndarray]:
         """``(low, high)`` float32 vectors at ``n`` players; ``values`` name the config's options."""

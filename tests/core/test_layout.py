@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stonk_envs.core.layout import Layout, Section, evaluate
+from stonk_envs.core.layout import Layout, Section, at, evaluate
 from stonk_envs.games.stockpile.memory import MEMORY as STOCKPILE_MEMORY
 from stonk_envs.games.stockpile.observe import OBSERVATION as STOCKPILE
 from stonk_envs.games.stocks_and_bombs.observe import MEMORY as STOCKS_AND_BOMBS_MEMORY
@@ -46,6 +46,20 @@ def test_spans_sizes_and_start_tables_follow_the_sections():
     assert starts.dtype == np.int64 and starts.shape == (5, 4)
     assert starts[3].tolist() == [0, 9, 15, 18]
     assert TOY.blocks(4)[4].tolist() == [9, 2, 4]
+
+
+def test_quadratics_give_the_starts_and_blocks_for_compiled_code():
+    counts = range(1, 7)
+    mine = TOY.quadratic("mine", counts)
+    assert mine == (9, 2, 0)
+    assert [at(mine, n) for n in counts] == [TOY.spans(n)["mine"][0] for n in counts]
+    assert TOY.quadratic(None, counts) == (9, 3, 0)
+    assert TOY.quadratic("seats", counts, block=True) == (2, 0, 0)
+    steps = Layout([Section("rows", "(12 - n) // n", ""), Section("after", "1", "")])
+    with pytest.raises(ValueError, match="'after' is no quadratic"):
+        steps.quadratic("after", counts)
+    with pytest.raises(ValueError, match="three player counts"):
+        TOY.quadratic("mine", [3, 4])
 
 
 def test_bounds_take_formulas_tuples_per_block_and_functions():

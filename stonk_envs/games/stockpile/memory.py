@@ -15,7 +15,7 @@ and the limits of :mod:`.bounds`.
 import numpy as np
 from numba import njit
 
-from stonk_envs.core.layout import Layout, Section
+from stonk_envs.core.layout import Layout, Section, at
 from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, remember, rotate_blocks
 from stonk_envs.games.stockpile.state import (
     DECK_CAP,
@@ -108,37 +108,38 @@ MEMORY = Layout([
 ], _sizes)  # fmt: skip
 """The memory's sections in order."""
 
-_STARTS = MEMORY.starts(MAX_PLAYERS)
-_BLOCKS = MEMORY.blocks(MAX_PLAYERS)
-_SEATS, _ROUNDS, _PAST_ROUNDS = MEMORY.indices("memory_seats", "memory_rounds", "memory_past_rounds")
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_SEAT_BLOCK, _HISTORY_BLOCK, _PAST_ROUND_BLOCK = (
+    MEMORY.quadratic(name, _COUNTS, block=True) for name in ("memory_seats", "memory_rounds", "memory_past_rounds")
+)
+_PAST_ROUNDS = MEMORY.quadratic("memory_past_rounds", _COUNTS)
 
 
 @njit(cache=True)
 def seat_memory_block(n):
-    return _BLOCKS[n, _SEATS]
+    return at(_SEAT_BLOCK, n)
 
 
 @njit(cache=True)
 def history_block(n):
     """Entries per company in one remembered round."""
-    return _BLOCKS[n, _ROUNDS]
+    return at(_HISTORY_BLOCK, n)
 
 
 @njit(cache=True)
 def past_round_block(n):
     """Entries of one round's row: price, forecast and holder per company, the record per seat."""
-    return _BLOCKS[n, _PAST_ROUNDS]
+    return at(_PAST_ROUND_BLOCK, n)
 
 
 @njit(cache=True)
 def past_rounds_start(n):
     """Where the record of every round starts in the memory section."""
-    return _STARTS[n, _PAST_ROUNDS]
+    return at(_PAST_ROUNDS, n)
 
 
-@njit(cache=True)
-def memory_size(n):
-    return _STARTS[n, -1]
+def memory_size(n: int) -> int:
+    return MEMORY.size(n)
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ call. All three write the same values, bit for bit.
 import numpy as np
 from numba import njit
 
-from stonk_envs.core.layout import Layout, Section
+from stonk_envs.core.layout import Layout, Section, at
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stockpile.blocks import (
     absolute,
@@ -141,31 +141,33 @@ OBSERVATION = Layout([
 """The observation's sections in order, without the memory (``memory=False``)."""
 del C
 
-_STARTS = OBSERVATION.starts(MAX_PLAYERS)
-_BLOCKS = OBSERVATION.blocks(MAX_PLAYERS)
-_ACTOR, _ROUND, _PUBLIC_PAIR, _MY_PAIR, _DECK, _PILES, _MY_HAND, _SEATS, _SEAT_COMPANY, _TIPS = OBSERVATION.indices(
-    "actor", "round", "public_pair", "my_pair", "deck", "stockpiles", "my_hand", "seats", "seat_company", "my_tips"
-)
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_ACTOR, _ROUND, _PUBLIC_PAIR, _MY_PAIR, _DECK, _PILES, _MY_HAND, _SEATS, _SEAT_COMPANY, _TIPS = (
+    OBSERVATION.quadratic(name, _COUNTS) for name in ("actor", "round", "public_pair", "my_pair", "deck", "stockpiles",
+                                                      "my_hand", "seats", "seat_company", "my_tips")
+)  # fmt: skip
+_SIZE = OBSERVATION.quadratic(None, _COUNTS)
+_PILE_BLOCK = OBSERVATION.quadratic("stockpiles", _COUNTS, block=True)
 SEAT_BLOCK = OBSERVATION.block(1, "seats")
 COMPANY_BLOCK = OBSERVATION.block(1, "seat_company")
 
 
 @njit(cache=True)
 def obs_size(n):
-    return _STARTS[n, -1]
+    return at(_SIZE, n)
 
 
 @njit(cache=True)
 def pile_block(n):
-    return _BLOCKS[n, _PILES]
+    return at(_PILE_BLOCK, n)
 
 
 @njit(cache=True, inline="always")
 def _offsets(n):
     """Where the sections that differ between seats start: actor, my pair, stockpiles, my hand,
     seats, seat-company blocks, my tips."""
-    at = _STARTS[n]
-    return at[_ACTOR], at[_MY_PAIR], at[_PILES], at[_MY_HAND], at[_SEATS], at[_SEAT_COMPANY], at[_TIPS]
+    starts = at(_ACTOR, n), at(_MY_PAIR, n), at(_PILES, n), at(_MY_HAND, n)
+    return (*starts, at(_SEATS, n), at(_SEAT_COMPANY, n), at(_TIPS, n))
 
 
 # The writers index views of ``out`` with loop counters (see :mod:`.blocks`). Each section
@@ -194,7 +196,7 @@ def _write_actor(s, seat, out):
 @njit(cache=True, inline="always")
 def _write_market(s, out):
     """Rounds played and left, prices, dividend company one-hot."""
-    k = _STARTS[s.n, _ROUND]
+    k = at(_ROUND, s.n)
     out[k] = s.round
     out[k + 1] = s.rounds - s.round
     k += 2
@@ -208,7 +210,7 @@ def _write_market(s, out):
 
 @njit(cache=True, inline="always")
 def _write_public_pair(s, out):
-    k = _STARTS[s.n, _PUBLIC_PAIR]
+    k = at(_PUBLIC_PAIR, s.n)
     out[k + s.pair_comp[s.n]] = 1.0
     out[k + NUM_COMPANIES + s.pair_fc[s.n]] = 1.0
 
@@ -229,7 +231,7 @@ def _write_known_pairs(s, seat, out):
 @njit(cache=True, inline="always")
 def _write_deck(s, out):
     """Cards left in the deck, discarded cards per kind (every entry set)."""
-    k = _STARTS[s.n, _DECK]
+    k = at(_DECK, s.n)
     out[k] = s.deck_len
     discard = out[k + 1 : k + 1 + NUM_KINDS]
     for kind in range(NUM_KINDS):
@@ -526,8 +528,7 @@ def _update_front(s, out):
     """Rewrite, in every row, the entries before the seat blocks and the tips: the turn and
     actor one-hots always, each other section only when what it is written from changed."""
     n = s.n
-    at = _STARTS[n]
-    market, public_pair, deck, my_hand = at[_ROUND], at[_PUBLIC_PAIR], at[_DECK], at[_MY_HAND]
+    market, public_pair, deck, my_hand = at(_ROUND, n), at(_PUBLIC_PAIR, n), at(_DECK, n), at(_MY_HAND, n)
     market_changed = is_touched(s, MARKET) and _market_changed(s)
     pairs_changed = is_touched(s, PAIRS) and _pairs_changed(s)
     deck_changed = is_touched(s, DECK) and _deck_changed(s)
