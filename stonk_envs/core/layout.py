@@ -6,10 +6,9 @@ integers, names, ``+ - * //``, parentheses, ``min`` and ``max``); a bound can al
 of those values that returns one bound per entry (its docstring is the bound's text). From the
 table come each section's start and size at a player count, the observation's size, its
 ``(low, high)`` bounds under a config, and the Markdown table the docs show. Compiled encoders
-read where a section starts either from an integer table (:meth:`Layout.starts`, a constant
-array) or, where it is a quadratic in the player count, from its three coefficients
-(:meth:`Layout.quadratic`, a constant tuple that :func:`at` evaluates: the same machine code as
-a hand-written formula).
+read where a section starts as the three coefficients of a quadratic in the player count
+(:meth:`Layout.quadratic`, computed at import time into a constant tuple that :func:`at`
+evaluates: the same machine code as a hand-written formula).
 """
 
 from __future__ import annotations
@@ -127,10 +126,6 @@ class Layout:
                 return i
         raise KeyError(f"no section {name!r} in the layout; sections: {[s.name for s in self.sections]}")
 
-    def indices(self, *names: str) -> tuple[int, ...]:
-        """The positions of the sections ``names``."""
-        return tuple(self.index(name) for name in names)
-
     def spans(self, n: int, start: int = 0) -> dict[str, tuple[int, int]]:
         """``{name: (start, size)}`` of each section at ``n`` players, the first at ``start``."""
         values = self._sizes(n)
@@ -150,23 +145,6 @@ class Layout:
         """Entries of one block of section ``name`` at ``n`` players."""
         return self.sections[self.index(name)].block(self._sizes(n))
 
-    def starts(self, max_players: int) -> np.ndarray:
-        """int64 table ``[n, i]``: where section i starts at n players (n = 0..max_players), and
-        in its last column the layout's size; for compiled encoders."""
-        table = np.zeros((max_players + 1, len(self.sections) + 1), np.int64)
-        for n in range(1, max_players + 1):
-            table[n, :-1] = [start for start, _ in self.spans(n).values()]
-            table[n, -1] = self.size(n)
-        return table
-
-    def blocks(self, max_players: int) -> np.ndarray:
-        """int64 table ``[n, i]``: entries of one block of section i at n players."""
-        table = np.zeros((max_players + 1, len(self.sections)), np.int64)
-        for n in range(1, max_players + 1):
-            values = self._sizes(n)
-            table[n] = [section.block(values) for section in self.sections]
-        return table
-
     def quadratic(self, name: str | None, counts: Sequence[int], block: bool = False) -> tuple[int, int, int]:
         """``(c0, c1, c2)`` with ``c0 + c1 n + c2 n^2`` where section ``name`` starts (the layout's size
         for None; with ``block``, the entries of one of its blocks) at each player count of ``counts``."""
@@ -183,6 +161,10 @@ class Layout:
             raise ValueError(f"{'the size' if name is None else name!r} is no quadratic in the player count over "
                              f"{list(counts)}: read it from the start table instead")
         return coefficients
+
+    def quadratics(self, counts: Sequence[int], *names: str) -> tuple[tuple[int, int, int], ...]:
+        """:meth:`quadratic` of where each of the sections ``names`` starts."""
+        return tuple(self.quadratic(name, counts) for name in names)
 
     def bounds(self, n: int, values: Mapping[str, int | float]) -> tuple[np.ndarray, np.ndarray]:
         """``(low, high)`` float32 vectors at ``n`` players; ``values`` name the config's options."""

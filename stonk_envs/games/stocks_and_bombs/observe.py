@@ -19,7 +19,7 @@ write down.
 import numpy as np
 from numba import njit
 
-from stonk_envs.core.layout import Layout, Section, evaluate
+from stonk_envs.core.layout import Layout, Section, at, evaluate
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stocks_and_bombs.memory import EVENT_SLOTS
 from stonk_envs.games.stocks_and_bombs.pieces import (
@@ -140,19 +140,19 @@ MEMORY = Layout([
 ], _sizes)  # fmt: skip
 """The public memory appended with ``memory=True``."""
 
-_STARTS = OBSERVATION.starts(MAX_PLAYERS)
-_MEMORY_STARTS = MEMORY.starts(MAX_PLAYERS)
-_BLOCKS = MEMORY.blocks(MAX_PLAYERS)
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_SIZE, _MEMORY_SIZE = OBSERVATION.quadratic(None, _COUNTS), MEMORY.quadratic(None, _COUNTS)
+_EVENT_SIZE = MEMORY.quadratic("proposal_events", _COUNTS, block=True)
 _HOLDER, _TARGET, _PROPOSAL_OPEN, _PROPOSAL_GIVE, _PROPOSAL_RECEIVE, _TOTALS, _LAST_SCORES, _ROUND = (
-    OBSERVATION.indices("holder", "target", "proposal_open", "proposal_give", "proposal_receive", "totals",
-                        "last_scores", "round_tick_left")
+    OBSERVATION.quadratics(_COUNTS, "holder", "target", "proposal_open", "proposal_give", "proposal_receive",
+                           "totals", "last_scores", "round_tick_left")
 )  # fmt: skip
 (
     _ASKED_ROUND, _OFFERED_ROUND, _ASKED_GAME, _OFFERED_GAME, _PROPOSED_TO_ROUND, _PROPOSED_TO_GAME, _TRADES_ROUND,
     _TRADES_GAME, _MOVES_ROUND, _MOVES_GAME, _PROPOSAL_EVENTS, _TRADE_EVENTS, _STOPS, _PENALTIES, _LAST_ROUND,
     _OFFERED_FOR, _TRADED_FOR,
-) = MEMORY.indices(
-    "asked_round", "offered_round", "asked_game", "offered_game", "proposed_to_round", "proposed_to_game",
+) = MEMORY.quadratics(
+    _COUNTS, "asked_round", "offered_round", "asked_game", "offered_game", "proposed_to_round", "proposed_to_game",
     "trades_round", "trades_game", "moves_round", "moves_game", "proposal_events", "trade_events", "stops_game",
     "penalties_game", "last_round", "offered_for", "traded_for",
 )  # fmt: skip
@@ -162,18 +162,18 @@ _HOLDER, _TARGET, _PROPOSAL_OPEN, _PROPOSAL_GIVE, _PROPOSAL_RECEIVE, _TOTALS, _L
 @njit(cache=True)
 def obs_size(n):
     """Size of the observation without memory (the layout before the public memory)."""
-    return _STARTS[n, -1]
+    return at(_SIZE, n)
 
 
 @njit(cache=True)
 def event_size(n):
-    return _BLOCKS[n, _PROPOSAL_EVENTS]
+    return at(_EVENT_SIZE, n)
 
 
 @njit(cache=True)
 def memory_size(n):
     """Size of the appended public memory."""
-    return _MEMORY_STARTS[n, -1]
+    return at(_MEMORY_SIZE, n)
 
 
 def observation_size(n: int, memory: bool) -> int:
@@ -200,12 +200,12 @@ def observation_bounds(config) -> tuple[np.ndarray, np.ndarray]:
 
 # ---------------------------------------------------------------------------- observation
 @njit(cache=True)
-def write_proposal_counts(s, seat, n, out, at, base):
+def write_proposal_counts(s, seat, n, out, base):
     """The four seat-by-piece tables (asked/offered, round/game), one pass in relative order;
-    ``base + at[i]``: where the memory's section i starts."""
+    the memory starts at ``base``."""
     m = 3 * n
-    asked_round, offered_round = base + at[_ASKED_ROUND], base + at[_OFFERED_ROUND]
-    asked_game, offered_game = base + at[_ASKED_GAME], base + at[_OFFERED_GAME]
+    asked_round, offered_round = base + at(_ASKED_ROUND, n), base + at(_OFFERED_ROUND, n)
+    asked_game, offered_game = base + at(_ASKED_GAME, n), base + at(_OFFERED_GAME, n)
     for jr in range(n):
         j = absolute_seat(jr, seat, n)
         for cr in range(n):
@@ -220,10 +220,10 @@ def write_proposal_counts(s, seat, n, out, at, base):
 
 
 @njit(cache=True)
-def write_pair_counts(s, seat, n, out, at, base):
+def write_pair_counts(s, seat, n, out, base):
     """The four seat-by-seat tables (proposed to, trades; round/game)."""
-    proposed_round, proposed_game = base + at[_PROPOSED_TO_ROUND], base + at[_PROPOSED_TO_GAME]
-    trades_round, trades_game = base + at[_TRADES_ROUND], base + at[_TRADES_GAME]
+    proposed_round, proposed_game = base + at(_PROPOSED_TO_ROUND, n), base + at(_PROPOSED_TO_GAME, n)
+    trades_round, trades_game = base + at(_TRADES_ROUND, n), base + at(_TRADES_GAME, n)
     for jr in range(n):
         j = absolute_seat(jr, seat, n)
         for kr in range(n):
@@ -261,24 +261,23 @@ def observe_memory(s, seat, out, base):
     """Write the public memory (:data:`MEMORY`) from offset ``base``."""
     n = s.n
     m = 3 * n
-    at = _MEMORY_STARTS[n]
-    write_proposal_counts(s, seat, n, out, at, base)
-    write_pair_counts(s, seat, n, out, at, base)
-    moves_round, moves_game = base + at[_MOVES_ROUND], base + at[_MOVES_GAME]
+    write_proposal_counts(s, seat, n, out, base)
+    write_pair_counts(s, seat, n, out, base)
+    moves_round, moves_game = base + at(_MOVES_ROUND, n), base + at(_MOVES_GAME, n)
     for rel in range(m):
         piece = to_absolute_piece(rel, seat, n)
         out[moves_round + rel] = s.moves_round[piece]
         out[moves_game + rel] = s.moves_game[piece]
-    write_events(s.proposal_events, s.proposals_made, True, seat, n, s.tick, out, base + at[_PROPOSAL_EVENTS])
-    write_events(s.trade_events, s.trades_made, False, seat, n, s.tick, out, base + at[_TRADE_EVENTS])
-    stops, penalties = base + at[_STOPS], base + at[_PENALTIES]
+    write_events(s.proposal_events, s.proposals_made, True, seat, n, s.tick, out, base + at(_PROPOSAL_EVENTS, n))
+    write_events(s.trade_events, s.trades_made, False, seat, n, s.tick, out, base + at(_TRADE_EVENTS, n))
+    stops, penalties = base + at(_STOPS, n), base + at(_PENALTIES, n)
     for jr in range(n):
         j = absolute_seat(jr, seat, n)
         out[stops + jr] = s.stops_game[j]
         out[penalties + jr] = s.penalties_game[j]
-    write_pairings(s, seat, n, out, base + at[_OFFERED_FOR], base + at[_TRADED_FOR])
+    write_pairings(s, seat, n, out, base + at(_OFFERED_FOR, n), base + at(_TRADED_FOR, n))
     if s.has_last_round:
-        k = base + at[_LAST_ROUND]
+        k = base + at(_LAST_ROUND, n)
         out[k] = 1.0
         out[k + 1] = s.last_ticks
         k += 2
@@ -314,30 +313,29 @@ def observe(s, seat, out):
     """Write ``seat``'s observation (:data:`OBSERVATION`, then the memory) into ``out``."""
     n = s.n
     m = 3 * n
-    at = _STARTS[n]
     out[:] = 0.0
     for rel in range(m):
         holder = s.holder[to_absolute_piece(rel, seat, n)]
-        out[at[_HOLDER] + rel * n + relative_seat(holder, seat, n)] = 1.0
-    out[at[_TARGET] + relative_seat(s.target[seat], seat, n)] = 1.0
-    open_base, give_base, recv_base = at[_PROPOSAL_OPEN], at[_PROPOSAL_GIVE], at[_PROPOSAL_RECEIVE]
+        out[at(_HOLDER, n) + rel * n + relative_seat(holder, seat, n)] = 1.0
+    out[at(_TARGET, n) + relative_seat(s.target[seat], seat, n)] = 1.0
+    open_base, give_base, recv_base = at(_PROPOSAL_OPEN, n), at(_PROPOSAL_GIVE, n), at(_PROPOSAL_RECEIVE, n)
     for jr in range(n):
         j = absolute_seat(jr, seat, n)
         if s.prop_give[j] != NONE:
             out[open_base + jr] = 1.0
             out[give_base + jr * m + to_relative_piece(s.prop_give[j], seat, n)] = 1.0
             out[recv_base + jr * m + to_relative_piece(s.prop_recv[j], seat, n)] = 1.0
-    totals, last_scores = at[_TOTALS], at[_LAST_SCORES]
+    totals, last_scores = at(_TOTALS, n), at(_LAST_SCORES, n)
     for jr in range(n):
         j = absolute_seat(jr, seat, n)
         out[totals + jr] = s.totals[j]
         out[last_scores + jr] = s.last_scores[j]
-    k = at[_ROUND]
+    k = at(_ROUND, n)
     out[k] = s.round
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
     if s.memory:
-        observe_memory(s, seat, out, at[-1])
+        observe_memory(s, seat, out, at(_SIZE, n))
 
 
 # ---------------------------------------------------------------------------- state

@@ -19,7 +19,7 @@ max(0, known - m).
 import numpy as np
 from numba import njit
 
-from stonk_envs.core.layout import Layout, Section
+from stonk_envs.core.layout import Layout, Section, at
 from stonk_envs.games.stonk_market.state import (
     ANNOUNCED,
     BID_MADE,
@@ -93,37 +93,38 @@ MEMORY = Layout([
 ])
 """The public memory's sections in order; relative seats j, t (0 = the observer)."""
 
-_STARTS = MEMORY.starts(MAX_PLAYERS)
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_SIZE = MEMORY.quadratic(None, _COUNTS)
 (
     _ANN_MAX, _BID_MAX, _LAST_ANNOUNCEMENT, _LAST_BID, _BIDS_ON_SUIT, _GAINED, _GIVEN, _LAST_HANDS, _TARGET, _ACTIVITY,
     _CALLER, _VALID_CALLS, _INVALID_CALLS, _EXCHANGE_INTAKE, _FIRST_EXCHANGE, _LAST_EXCHANGE, _LAST_VALID, _RECENT,
     _BIDS_ON_SEAT,
-) = MEMORY.indices(
-    "proven by announcements", "proven by bids", "last announcement", "last bid", "bids on suit", "cards gained",
-    "cards given", "last round's hands", "last bid target", "activity", "last round's caller", "valid calls",
-    "invalid calls", "Exchange intake", "first Exchange card", "last round's Exchange", "last call valid",
-    "recent Exchange trades", "bids on seat",
+) = MEMORY.quadratics(
+    _COUNTS, "proven by announcements", "proven by bids", "last announcement", "last bid", "bids on suit",
+    "cards gained", "cards given", "last round's hands", "last bid target", "activity", "last round's caller",
+    "valid calls", "invalid calls", "Exchange intake", "first Exchange card", "last round's Exchange",
+    "last call valid", "recent Exchange trades", "bids on seat",
 )  # fmt: skip
 
 
 @njit(cache=True)
 def memory_size(n):
     """Entries of the public memory at ``n`` players."""
-    return _STARTS[n, -1]
+    return at(_SIZE, n)
 
 
 @njit(cache=True)
 def observe_memory(s, seat, out, base):
     """Write ``seat``'s public memory (:data:`MEMORY`) from ``out[base]`` on."""
     n = s.n
-    at = _STARTS[n]
-    ann_max, bid_max, wanted = base + at[_ANN_MAX], base + at[_BID_MAX], base + at[_BIDS_ON_SUIT]
-    last_ann, last_bid, target = base + at[_LAST_ANNOUNCEMENT], base + at[_LAST_BID], base + at[_TARGET]
-    gained, given, last_hands = base + at[_GAINED], base + at[_GIVEN], base + at[_LAST_HANDS]
-    activity, caller = base + at[_ACTIVITY], base + at[_CALLER]
-    valid, invalid = base + at[_VALID_CALLS], base + at[_INVALID_CALLS]
-    intake, first, last_exchange = base + at[_EXCHANGE_INTAKE], base + at[_FIRST_EXCHANGE], base + at[_LAST_EXCHANGE]
-    last_valid, recent, bids_on_seat = base + at[_LAST_VALID], base + at[_RECENT], base + at[_BIDS_ON_SEAT]
+    ann_max, bid_max, wanted = base + at(_ANN_MAX, n), base + at(_BID_MAX, n), base + at(_BIDS_ON_SUIT, n)
+    last_ann, last_bid, target = base + at(_LAST_ANNOUNCEMENT, n), base + at(_LAST_BID, n), base + at(_TARGET, n)
+    gained, given, last_hands = base + at(_GAINED, n), base + at(_GIVEN, n), base + at(_LAST_HANDS, n)
+    activity, caller = base + at(_ACTIVITY, n), base + at(_CALLER, n)
+    valid, invalid = base + at(_VALID_CALLS, n), base + at(_INVALID_CALLS, n)
+    intake, first = base + at(_EXCHANGE_INTAKE, n), base + at(_FIRST_EXCHANGE, n)
+    last_exchange = base + at(_LAST_EXCHANGE, n)
+    last_valid, recent, bids_on_seat = base + at(_LAST_VALID, n), base + at(_RECENT, n), base + at(_BIDS_ON_SEAT, n)
     out[last_ann:wanted] = 0.0  # last announcement, last bid
     out[target:activity] = 0.0
     out[first:last_valid] = 0.0

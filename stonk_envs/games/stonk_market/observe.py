@@ -15,7 +15,7 @@ those round scores are bounded as at one seat fewer.
 import numpy as np
 from numba import njit
 
-from stonk_envs.core.layout import Layout, Section
+from stonk_envs.core.layout import Layout, Section, at
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stonk_market.hands import count_strays, hand_score, is_stray, round_score_bounds
 from stonk_envs.games.stonk_market.memory import MEMORY, memory_size, observe_memory, other_seat, suit_cards
@@ -92,13 +92,14 @@ OBSERVATION = Layout([
 ])
 """The observation's sections in order, without the memory (``memory=False``)."""
 
-_STARTS = OBSERVATION.starts(MAX_PLAYERS)
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_SIZE = OBSERVATION.quadratic(None, _COUNTS)
 (
     _HAND, _EXCHANGE, _HAND_SIZES, _KNOWN, _ANNOUNCEMENTS, _BID_TARGETS, _BID_CARDS, _TOTALS, _LAST_SCORES, _ROUND,
     _MAJORITIES, _SCORE_AFTER_EXCHANGE, _STRAYS_AFTER_EXCHANGE, _SCORE_AFTER_TAKE, _STRAYS_AFTER_TAKE,
     _SCORE_AFTER_GETTING, _STRAYS_AFTER_GETTING,
-) = OBSERVATION.indices(
-    "hand", "exchange", "hand sizes", "known", "announcements", "bid targets", "bid cards", "totals",
+) = OBSERVATION.quadratics(
+    _COUNTS, "hand", "exchange", "hand sizes", "known", "announcements", "bid targets", "bid cards", "totals",
     "last round scores", "round, tick, left", "majorities", "score after EXCHANGE", "strays after EXCHANGE",
     "score after TAKE", "strays after TAKE", "score after getting", "strays after getting",
 )  # fmt: skip
@@ -107,7 +108,7 @@ _STARTS = OBSERVATION.starts(MAX_PLAYERS)
 @njit(cache=True)
 def base_obs_size(n):
     """The observation without the public memory (``memory=False``)."""
-    return _STARTS[n, -1]
+    return at(_SIZE, n)
 
 
 @njit(cache=True)
@@ -135,17 +136,17 @@ def state_size(n: int) -> int:
 def observe(s, seat, out):
     """Write ``seat``'s observation (:data:`OBSERVATION`, then the memory) into ``out``."""
     n = s.n
-    at = _STARTS[n]
-    out[: at[-1]] = 0.0  # the memory writer clears only its sparse blocks
+    memory = at(_SIZE, n)
+    out[:memory] = 0.0  # the memory writer clears only its sparse blocks
     for suit in range(NUM_SUITS):
-        out[at[_HAND] + suit] = s.hand[seat, suit]
-    out[at[_EXCHANGE] + s.exchange] = 1.0
-    k = at[_HAND_SIZES]
-    known_base = at[_KNOWN]
-    ann_base = at[_ANNOUNCEMENTS]
-    target_base = at[_BID_TARGETS]
-    bid_base = at[_BID_CARDS]
-    totals, last_scores = at[_TOTALS], at[_LAST_SCORES]
+        out[at(_HAND, n) + suit] = s.hand[seat, suit]
+    out[at(_EXCHANGE, n) + s.exchange] = 1.0
+    k = at(_HAND_SIZES, n)
+    known_base = at(_KNOWN, n)
+    ann_base = at(_ANNOUNCEMENTS, n)
+    target_base = at(_BID_TARGETS, n)
+    bid_base = at(_BID_CARDS, n)
+    totals, last_scores = at(_TOTALS, n), at(_LAST_SCORES, n)
     for jr in range(n):
         j = (seat + jr) % n
         size = 0
@@ -160,16 +161,16 @@ def observe(s, seat, out):
             out[bid_base + jr * NUM_SUITS + s.bid_suit[j]] = s.bid_count[j]
         out[totals + jr] = s.totals[j]
         out[last_scores + jr] = s.last_scores[j]
-    k = at[_ROUND]
+    k = at(_ROUND, n)
     out[k] = s.round
     out[k + 1] = s.tick
     out[k + 2] = s.tick_cap - s.tick
     hand = s.hand[seat]
     score, strays = hand_score(hand, s.exchange), count_strays(hand)
-    observe_hand_summary(hand, score, strays, out, at[_MAJORITIES])
-    observe_previews(s, seat, score, strays, out, at)
+    observe_hand_summary(hand, score, strays, out, at(_MAJORITIES, n))
+    observe_previews(s, seat, score, strays, out)
     if s.memory:
-        observe_memory(s, seat, out, at[-1])
+        observe_memory(s, seat, out, memory)
 
 
 @njit(cache=True)
@@ -191,19 +192,19 @@ def write_preview(trial, exchange, out, score_at, strays_at):
 
 
 @njit(cache=True)
-def observe_previews(s, seat, now_score, now_strays, out, at):
+def observe_previews(s, seat, now_score, now_strays, out):
     """What my hand would score (M6, no bonus), and its strays, after each move in sight.
 
     EXCHANGE(s) for each suit; TAKE of each relative seat's bid on my announcement; getting
     each relative seat's announced cards (what a bid on it would win). A move not open now
-    previews my hand as it is (``now_score``, ``now_strays``). ``at``: the sections' starts.
+    previews my hand as it is (``now_score``, ``now_strays``).
     """
     n = s.n
     hand = s.hand[seat]
     trial = hand.copy()
-    exchange_score, exchange_strays = at[_SCORE_AFTER_EXCHANGE], at[_STRAYS_AFTER_EXCHANGE]
-    take_score, take_strays = at[_SCORE_AFTER_TAKE], at[_STRAYS_AFTER_TAKE]
-    wanted_score, wanted_strays = at[_SCORE_AFTER_GETTING], at[_STRAYS_AFTER_GETTING]
+    exchange_score, exchange_strays = at(_SCORE_AFTER_EXCHANGE, n), at(_STRAYS_AFTER_EXCHANGE, n)
+    take_score, take_strays = at(_SCORE_AFTER_TAKE, n), at(_STRAYS_AFTER_TAKE, n)
+    wanted_score, wanted_strays = at(_SCORE_AFTER_GETTING, n), at(_STRAYS_AFTER_GETTING, n)
     for suit in range(NUM_SUITS):
         out[exchange_score + suit], out[exchange_strays + suit] = now_score, now_strays
         if suit != s.exchange and hand[suit] > 0:
