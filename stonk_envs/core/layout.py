@@ -159,7 +159,7 @@ class Layout:
         coefficients = tuple(int(np.rint(x)) for x in fit)
         if any(at.py_func(coefficients, m) != v for m, v in zip(counts, values, strict=True)):
             raise ValueError(f"{'the size' if name is None else name!r} is no quadratic in the player count over "
-                             f"{list(counts)}: read it from the start table instead")
+                             f"{list(counts)}")
         return coefficients
 
     def quadratics(self, counts: Sequence[int], *names: str) -> tuple[tuple[int, int, int], ...]:
@@ -173,17 +173,13 @@ class Layout:
         high = [section.bound("high", named) for section in self.sections]
         return np.concatenate(low), np.concatenate(high)
 
-    def markdown(self, bounds: bool = True) -> str:
-        """The layout as a Markdown table: entries, size, meaning and (with ``bounds``) bounds."""
-        header = ["entries", "size", "meaning"] + (["bounds"] if bounds else [])
-        rows = [header, ["---"] * len(header)]
+    def markdown(self) -> str:
+        """The layout as a Markdown table: entries, size, meaning and bounds of each section."""
+        rows = [["entries", "size", "meaning", "bounds"], ["---"] * 4]
         for section in self.sections:
             size = str(section.size)
             if section.repeat != 1:
                 size = f"{section.repeat} * {size if size.isalnum() else f'({size})'}"
-            row = [section.name, size, section.meaning]
-            if bounds:
-                low, high = _text(section.low), _text(section.high)
-                row.append(high if low == "0" else f"{low} to {high}")
-            rows.append(row)
+            low, high = _text(section.low), _text(section.high)
+            rows.append([section.name, size, section.meaning, high if low == "0" else f"{low} to {high}"])
         return "\n".join("| " + " | ".join(cells) + " |" for cells in rows)
