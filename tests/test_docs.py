@@ -2,6 +2,7 @@
 every config key has a row in its doc's tables, and no doc grows past about 400 lines."""
 
 import dataclasses
+import importlib
 import re
 from pathlib import Path
 
@@ -94,3 +95,21 @@ def test_every_config_key_is_in_a_table_of_its_doc(index):
     rows = [line for line in (ROOT / "docs" / doc).read_text().splitlines() if line.startswith("| `")]
     missing = [key for key in config_keys(schema) if not any(f"`{key}`" in row.split(" | ")[0] for row in rows)]
     assert not missing, f"{doc} has no table row for {missing}"
+
+
+LAYOUT_TABLES = [
+    ("stockpile.md", "stonk_envs.games.stockpile.observe", "OBSERVATION"),
+    ("stockpile.md", "stonk_envs.games.stockpile.memory", "MEMORY"),
+    ("stocks_and_bombs.md", "stonk_envs.games.stocks_and_bombs.observe", "OBSERVATION"),
+    ("stocks_and_bombs.md", "stonk_envs.games.stocks_and_bombs.observe", "MEMORY"),
+    ("stonk_market.md", "stonk_envs.games.stonk_market.observe", "OBSERVATION"),
+    ("stonk_market.md", "stonk_envs.games.stonk_market.memory", "MEMORY"),
+]
+
+
+@pytest.mark.parametrize(("doc", "module", "name"), LAYOUT_TABLES, ids=lambda x: x.rsplit(".", 1)[-1])
+def test_a_docs_observation_table_is_its_layout(doc, module, name):
+    layout = getattr(importlib.import_module(module), name)
+    assert layout.markdown() in (ROOT / "docs" / doc).read_text(), (
+        f"docs/{doc} does not hold the table of {module}.{name}: put {name}.markdown() in its place"
+    )

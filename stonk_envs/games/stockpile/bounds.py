@@ -36,39 +36,9 @@ from __future__ import annotations
 import numpy as np
 
 from stonk_envs.games.stockpile.config import StockpileConfig
-from stonk_envs.games.stockpile.memory import (
-    history_block,
-    memory_layout,
-    memory_size,
-    past_round_block,
-    seat_memory_block,
-    table_rounds,
-)
-from stonk_envs.games.stockpile.observe import COMPANY_BLOCK, SEAT_BLOCK, obs_size, observation_layout, pile_block
-from stonk_envs.games.stockpile.state import (
-    BOOM,
-    BUST,
-    FEE_KIND,
-    FEE_VALUES,
-    FORECAST_NAMES,
-    HISTORY,
-    MEM_BANKRUPT_LOST,
-    MEM_BOOMS,
-    MEM_BUSTS,
-    MEM_SPLIT_REVEALED,
-    MEM_UNSPLIT,
-    NUM_COMPANIES,
-    NUM_KINDS,
-    NUM_MEMORY,
-    NUM_REC,
-    REC_BIDS,
-    REC_DOWN_PILE,
-    REC_PAID,
-    REC_TOOK,
-    REC_TOP_BID,
-    REC_UP_KIND,
-    REC_UP_PILE,
-)
+from stonk_envs.games.stockpile.memory import MEMORY
+from stonk_envs.games.stockpile.observe import OBSERVATION
+from stonk_envs.games.stockpile.state import BOOM, BUST, FEE_KIND, FEE_VALUES, NUM_COMPANIES, NUM_KINDS
 
 MAX_UP_FORECAST, UP_FORECASTS_PER_ROUND, MAX_DOWN_FORECAST = 4, 4 + 2 + 1, 3
 
@@ -107,79 +77,19 @@ def limits(c: StockpileConfig) -> dict[str, int]:
 
 
 def observation_bounds(c: StockpileConfig) -> tuple[np.ndarray, np.ndarray]:
-    """``(low, high)`` float32 vectors of a seat's observation under config ``c``."""
-    n, r, s = c.num_players, c.num_rounds, c.stock_per_company
-    lim = limits(c)
-    copies = kind_copies(c)
-    size = int(obs_size(n)) + (int(memory_size(n)) if c.memory else 0)
-    low, high = np.zeros(size, np.float32), np.ones(size, np.float32)
-    lay = observation_layout(n)
-
-    def section(name):
-        start, length = lay[name]
-        return high[start : start + length]
-
-    section("round")[:] = r
-    section("prices")[:] = c.max_price
-    section("deck")[:] = c.deck_size - 4 * n
-    section("discard")[:] = copies
-    piles = section("stockpiles").reshape(n, int(pile_block(n)))
-    piles[:, :NUM_KINDS] = np.minimum(copies, n + 1)
-    piles[:, NUM_KINDS] = n
-    piles[:, 2 * NUM_KINDS + 1] = lim["top_bid"]
-    section("my_regular")[:] = s
-    section("my_action_cards")[:] = c.action_copies
-    seats = section("seats").reshape(n, SEAT_BLOCK)
-    seats[:, 0] = lim["cash"]
-    seats[:, 1] = lim["debt"]
-    seats[:, 2] = lim["debt_cards"]
-    seats[:, 3:5] = lim["shares"]
-    company = section("seat_company").reshape(n * NUM_COMPANIES, COMPANY_BLOCK)
-    company[:, : 1 + NUM_MEMORY] = s
-    company[:, 1 + MEM_UNSPLIT] = lim["unsplit"]
-    company[:, 1 + MEM_SPLIT_REVEALED] = lim["split_revealed"]
-    company[:, 1 + MEM_BANKRUPT_LOST] = s
-    company[:, 1 + MEM_BOOMS] = company[:, 1 + MEM_BUSTS] = c.action_copies
-    section("my_tips")[:] = min(r, s)
+    """``(low, high)`` float32 vectors of a seat's observation under config ``c``: the bounds of
+    the layout tables' sections, with the config's values and the limits above."""
+    values = {
+        **limits(c),
+        "rounds": c.num_rounds,
+        "max_price": c.max_price,
+        "deck_size": c.deck_size,
+        "stock_per_company": c.stock_per_company,
+        "action_copies": c.action_copies,
+        "copies": kind_copies(c),
+    }
+    low, high = OBSERVATION.bounds(c.num_players, values)
     if c.memory:
-        _memory_bounds(c, lim, copies, high[int(obs_size(n)) :])
+        memory_low, memory_high = MEMORY.bounds(c.num_players, values)
+        low, high = np.concatenate([low, memory_low]), np.concatenate([high, memory_high])
     return low, high
-
-
-def _memory_bounds(c: StockpileConfig, lim: dict, copies: np.ndarray, high: np.ndarray) -> None:
-    n, r, s = c.num_players, c.num_rounds, c.stock_per_company
-    lay = memory_layout(n, 0)
-    start, size = lay["memory_seats"]
-    seats = high[start : start + size].reshape(n, int(seat_memory_block(n)))
-    k = NUM_KINDS + 3 * n
-    seats[:, k] = lim["top_bid"]
-    seats[:, k + 1] = lim["bids"]
-    seats[:, k + 2] = lim["top_bid"]
-    k += 3
-    seats[:, k : k + NUM_KINDS] = np.minimum(copies, r * (n + 1))
-    k += NUM_KINDS
-    seats[:, k : k + n] = r
-    k += n
-    seats[:, k] = r * lim["top_bid"]
-    k += 1
-    seats[:, k : k + 2 * NUM_COMPANIES] = r * s
-    start, size = lay["memory_companies"]
-    events = high[start : start + size].reshape(NUM_COMPANIES, 3)
-    events[:, 0] = lim["splits_company"]
-    events[:, 1] = lim["bankruptcies"]
-    events[:, 2] = r
-    start, size = lay["memory_rounds"]
-    rounds = high[start : start + size].reshape(HISTORY * NUM_COMPANIES, int(history_block(n)))
-    rounds[:, 0] = c.max_price
-    start, size = lay["memory_past_rounds"]
-    past = high[start : start + size].reshape(int(table_rounds(n)), int(past_round_block(n)))
-    past[r:] = 0.0  # rounds this game does not play
-    pairs = past[:r, : 3 * NUM_COMPANIES].reshape(r, NUM_COMPANIES, 3)
-    pairs[:, :, 0] = c.max_price
-    pairs[:, :, 1] = len(FORECAST_NAMES)
-    pairs[:, :, 2] = n + 2 if n + 1 < NUM_COMPANIES else n + 1  # face-down pairs exist below 5 players
-    records = past[:r, 3 * NUM_COMPANIES :].reshape(r, n, NUM_REC)
-    records[:, :, REC_UP_KIND] = NUM_KINDS
-    records[:, :, [REC_UP_PILE, REC_DOWN_PILE, REC_TOOK]] = n
-    records[:, :, [REC_PAID, REC_TOP_BID]] = lim["top_bid"]
-    records[:, :, REC_BIDS] = lim["bids"]

@@ -2,51 +2,24 @@
 
 Everything here is public play that a player at the table could write down; nothing is
 private to another seat (a face-down card's pile and layer are public, its kind is not).
-Relative seat ``jr`` is seat ``(me + jr) mod n``; piles are numbered as in the stockpile
-sections; ``H`` = :data:`~stonk_envs.games.stockpile.state.HISTORY` = 2.
-
-=========================  ===============  =================================================
-entries                    size             meaning
-=========================  ===============  =================================================
-seat jr (n times)          38 + 4n          this round: kind one-hot (11) and pile one-hot
-                                            (n) of the face-up card jr laid, pile one-hot
-                                            (n) of its face-down card, pile one-hot (n) it
-                                            took, $K it paid, bids it placed, its highest
-                                            bid $K; this game: face-up cards it won per kind
-                                            (11), face-down cards it won that the seat d
-                                            places after it laid (n; d = 0: its own), $K
-                                            paid for piles, regular and
-                                            split cards revealed at dividends per company
-                                            (6 + 6)
-company c (6 times)        3                splits, bankruptcies, dividends this game
-round h ago, company c     H * 6 * (9 + n)  for the last H completed rounds (h = 1 first):
-                                            closing price, the forecast one-hot (6) paired
-                                            with c, whose pair it was: relative seat one-hot
-                                            (n), public, face-down
-round r, company c         R * (18 + 7n)    every completed round r (r = 0 the first, R rows;
-  (6 times), then seat jr                    rows of rounds not yet played are 0): per company
-  (n times)                                  its closing price, the forecast paired with it
-                                             (1 + forecast index) and whose pair it was (1 +
-                                             relative seat, n + 1 public, n + 2 face-down);
-                                             then per seat jr its round record as above, as
-                                             numbers: face-up kind + 1, face-up pile + 1,
-                                             face-down pile + 1, pile taken + 1 (0: none), $K
-                                             paid, bids placed, highest bid $K
-=========================  ===============  =================================================
-
-``R`` = :func:`table_rounds` (n), the most rounds any deck allows: 14, 10 and 8 rows for 3, 4
-and 5 players. The last section was appended on 2026-12-03 (every earlier offset is kept):
-with the two-round history and this round's record alone, who laid each pile card, the pairs
-and prices of older rounds and the prices paid round by round were lost once a round ended.
-
-Size: ``n * (38 + 4n) + 18 + H * 6 * (9 + n) + R * (18 + 7n)``; 850 at 4 players.
+The sections are the table :data:`MEMORY`: relative seat ``jr`` is seat ``(me + jr) mod n``;
+piles are numbered as in the stockpile sections; ``H`` =
+:data:`~stonk_envs.games.stockpile.state.HISTORY` = 2; ``R`` = :func:`table_rounds` (n), the
+most rounds any deck allows: 14, 10 and 8 rows for 3, 4 and 5 players. The last section was
+appended on 2026-12-03 (every earlier offset is kept): with the two-round history and this
+round's record alone, who laid each pile card, the pairs and prices of older rounds and the
+prices paid round by round were lost once a round ended. The bounds name the config's values
+and the limits of :mod:`.bounds`.
 """
 
+import numpy as np
 from numba import njit
 
+from stonk_envs.core.layout import Layout, Section, at
 from stonk_envs.games.stockpile.blocks import absolute, copy, fill, relative, remember, rotate_blocks
 from stonk_envs.games.stockpile.state import (
     DECK_CAP,
+    FORECAST_NAMES,
     HISTORY,
     LED_BIDS,
     MAX_PLAYERS,
@@ -65,37 +38,108 @@ from stonk_envs.games.stockpile.state import (
 
 
 @njit(cache=True)
-def seat_memory_block(n):
-    return 38 + 4 * n
-
-
-@njit(cache=True)
-def history_block(n):
-    """Entries per company in one remembered round."""
-    return 9 + n
-
-
-@njit(cache=True)
 def table_rounds(n):
     """Rows of the record of every round: the most rounds a deck of the largest make-up allows."""
     return (DECK_CAP - n) // (3 * n)
 
 
+def _sizes(n: int) -> dict[str, int]:
+    return {"n": n, "H": HISTORY, "R": table_rounds.py_func(n)}
+
+
+def seat_highs(values):
+    """1; $K paid and highest bid: top_bid; bids: bids; cards won: min(copies, rounds * (n + 1)), rounds per
+    seat, $K paid for piles: rounds * top_bid; cards revealed: rounds * stock_per_company"""
+    n, r = values["n"], values["rounds"]
+    block = np.ones(round_record_size(n) + NUM_KINDS + n + 1 + 2 * NUM_COMPANIES)
+    k = NUM_KINDS + 3 * n
+    block[k : k + 3] = values["top_bid"], values["bids"], values["top_bid"]
+    k += 3
+    block[k : k + NUM_KINDS] = np.minimum(values["copies"], r * (n + 1))
+    k += NUM_KINDS
+    block[k : k + n] = r
+    block[k + n] = r * values["top_bid"]
+    block[k + n + 1 :] = r * values["stock_per_company"]
+    return np.tile(block, n)
+
+
+def history_highs(values):
+    """max_price, then 1"""
+    block = np.ones(9 + values["n"])
+    block[0] = values["max_price"]
+    return np.tile(block, HISTORY * NUM_COMPANIES)
+
+
+def past_round_highs(values):
+    """0 in rounds the game does not play; else per company max_price, 6 (forecasts), n + 2 (n + 1 at 5
+    players: no pair lies face-down), per seat: kind 11, piles n, top_bid paid, bids, top_bid"""
+    n, r = values["n"], values["rounds"]
+    high = np.zeros((values["R"], 3 * NUM_COMPANIES + NUM_REC * n))
+    pairs = high[:r, : 3 * NUM_COMPANIES].reshape(r, NUM_COMPANIES, 3)
+    pairs[:, :, 0] = values["max_price"]
+    pairs[:, :, 1] = len(FORECAST_NAMES)
+    pairs[:, :, 2] = n + 2 if n + 1 < NUM_COMPANIES else n + 1  # face-down pairs exist below 5 players
+    records = high[:r, 3 * NUM_COMPANIES :].reshape(r, n, NUM_REC)
+    records[:, :, :] = 1
+    records[:, :, REC_UP_KIND] = NUM_KINDS
+    records[:, :, [REC_UP_PILE, REC_DOWN_PILE, REC_TOOK]] = n
+    records[:, :, [REC_PAID, REC_TOP_BID]] = values["top_bid"]
+    records[:, :, REC_BIDS] = values["bids"]
+    return high
+
+
+MEMORY = Layout([
+    Section("memory_seats", f"{2 * NUM_KINDS + 2 * NUM_COMPANIES + 4} + 4 * n", "seat jr: this round: kind one-hot "
+            "(11) and pile one-hot (n) of the face-up card it laid, pile one-hot (n) of its face-down card, pile "
+            "one-hot (n) it took, $K it paid, bids it placed, its highest bid $K; this game: face-up cards it won "
+            "per kind (11), face-down cards it won that the seat d places after it laid (n; d = 0 its own), $K paid "
+            "for piles, regular and split cards it revealed at dividends per company (6 + 6)", seat_highs,
+            repeat="n"),
+    Section("memory_companies", NUM_EVENTS, "company c: splits, bankruptcies, dividends this game",
+            ("splits_company", "bankruptcies", "rounds"), repeat=NUM_COMPANIES),
+    Section("memory_rounds", f"{3 + NUM_COMPANIES} + n", "round h ago (h = 1 first), company c: closing price, "
+            "forecast one-hot (6) paired with c, whose pair it was: relative seat one-hot (n), public, face-down",
+            history_highs, repeat=f"H * {NUM_COMPANIES}"),
+    Section("memory_past_rounds", f"{3 * NUM_COMPANIES} + {NUM_REC} * n", "past round r (r = 0 the first; rows of "
+            "rounds not played yet are 0), as numbers: per company c its closing price, 1 + the forecast index "
+            "paired with it, whose pair it was (1 + relative seat, n + 1 public, n + 2 face-down); then per seat "
+            "jr its round record: 1 + face-up kind, 1 + face-up pile, 1 + face-down pile, 1 + pile taken, $K paid, "
+            "bids placed, highest bid $K", past_round_highs, repeat="R"),
+], _sizes)  # fmt: skip
+"""The memory's sections in order."""
+
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_SEAT_BLOCK, _HISTORY_BLOCK, _PAST_ROUND_BLOCK = (
+    MEMORY.quadratic(name, _COUNTS, block=True) for name in ("memory_seats", "memory_rounds", "memory_past_rounds")
+)
+_PAST_ROUNDS = MEMORY.quadratic("memory_past_rounds", _COUNTS)
+
+
+@njit(cache=True)
+def seat_memory_block(n):
+    return at(_SEAT_BLOCK, n)
+
+
+@njit(cache=True)
+def history_block(n):
+    """Entries per company in one remembered round."""
+    return at(_HISTORY_BLOCK, n)
+
+
 @njit(cache=True)
 def past_round_block(n):
     """Entries of one round's row: price, forecast and holder per company, the record per seat."""
-    return 3 * NUM_COMPANIES + NUM_REC * n
+    return at(_PAST_ROUND_BLOCK, n)
 
 
 @njit(cache=True)
 def past_rounds_start(n):
     """Where the record of every round starts in the memory section."""
-    return n * seat_memory_block(n) + NUM_COMPANIES * NUM_EVENTS + HISTORY * NUM_COMPANIES * history_block(n)
+    return at(_PAST_ROUNDS, n)
 
 
-@njit(cache=True)
-def memory_size(n):
-    return past_rounds_start(n) + table_rounds(n) * past_round_block(n)
+def memory_size(n: int) -> int:
+    return MEMORY.size(n)
 
 
 @njit(cache=True)
@@ -293,14 +337,4 @@ def rounds_changed(s):
 
 def memory_layout(n: int, start: int) -> dict[str, tuple[int, int]]:
     """``{name: (start, size)}`` of the memory sections, the first at ``start``."""
-    sizes = [
-        ("memory_seats", n * int(seat_memory_block(n))),
-        ("memory_companies", NUM_COMPANIES * NUM_EVENTS),
-        ("memory_rounds", HISTORY * NUM_COMPANIES * int(history_block(n))),
-        ("memory_past_rounds", int(table_rounds(n)) * int(past_round_block(n))),
-    ]
-    layout = {}
-    for name, size in sizes:
-        layout[name] = (start, size)
-        start += size
-    return layout
+    return MEMORY.spans(n, start)

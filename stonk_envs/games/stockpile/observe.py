@@ -1,42 +1,10 @@
 """What a seat sees (S17), its bounds, and the full state for centralised critics (compiled).
 
-Observation layout for n players; relative seat ``jr`` is seat ``(me + jr) mod n`` (0 = me),
-kinds are the 11 card kinds of :mod:`stonk_envs.games.stockpile.state`:
-
-=======================  ===========  ======================================================
-entries                  size         meaning
-=======================  ===========  ======================================================
-phase                    5            one-hot: supply, demand, action, selling, dividend
-reveal step              2            one-hot in a dividend: regular, split
-actor                    n            one-hot relative seat deciding now
-first player             n            one-hot relative seat holding the first-player token
-round                    2            rounds played, rounds left
-prices                   6            price of each company
-dividend company         6            one-hot company paying the current dividend
-public pair              12           company one-hot, forecast one-hot
-my pair                  12           company one-hot, forecast one-hot
-known forecasts          36           [company * 6 + forecast]: pairs I know this round (mine,
-                                      the public one, and those revealed in movement)
-deck, discard            1 + 11       cards left in the deck; discarded cards per kind
-stockpile t (n times)    24 + n       face-up cards per kind (11), face-down count (1), my
-                                      face-down cards there per kind (11), bid on track t in $K
-                                      (1), bidder one-hot relative seat (n)
-my supply hand           22           two card slots, kind one-hot each (zero once placed)
-my regular shares        6            per company
-my action cards          2            Stock Boom!, Stock Bust! still to play
-seat jr (n times)        6            cash, debt $K, debt cards, regular cards, split cards,
-                                      holds a bid now
-seat jr, company c       n * 6 * 11   split cards, then the ten public memory counts of
-                                      :data:`stonk_envs.games.stockpile.state.MEMORY_NAMES`
-my tips to seat jr       n * 6        stock cards of each company that I placed face-down and
-                                      seat jr won (this game)
-public memory            see below    only with ``memory=True``: the table of
-                                      :mod:`stonk_envs.games.stockpile.memory`
-=======================  ===========  ======================================================
-
-Size: ``123 + 104n + n^2`` (555 at 4 players), plus ``n(38 + 4n) + 18 + 12(9 + n) + R(18 + 7n)``
-(850; ``R`` rows of past rounds, 10 at 4 players) with the memory. The bounds of every entry
-are derived in :mod:`.bounds`.
+The observation of n players is the table :data:`OBSERVATION`, then with ``memory=True`` the
+public memory :data:`stonk_envs.games.stockpile.memory.MEMORY`; the writers' offsets, the
+sizes and the bounds (from the limits derived in :mod:`.bounds`) come from those tables.
+Relative seat ``jr`` is seat ``(me + jr) mod n`` (0 = me); kinds are the 11 card kinds of
+:mod:`stonk_envs.games.stockpile.state`.
 
 Writers: :func:`observe` writes one seat's row from zeros (the reference); :func:`observe_all`
 writes seat 0's row and builds the others by copies and rotations (a seat's public blocks do
@@ -45,8 +13,10 @@ engine's own rows, also leaves alone the blocks whose inputs did not change sinc
 call. All three write the same values, bit for bit.
 """
 
+import numpy as np
 from numba import njit
 
+from stonk_envs.core.layout import Layout, Section, at
 from stonk_envs.core.rng import RNG_PARTS, write_rng_parts
 from stonk_envs.games.stockpile.blocks import (
     absolute,
@@ -80,6 +50,12 @@ from stonk_envs.games.stockpile.state import (
     DIVIDEND_PHASE,
     HISTORY,
     MAX_BIDS,
+    MAX_PLAYERS,
+    MEM_BANKRUPT_LOST,
+    MEM_BOOMS,
+    MEM_BUSTS,
+    MEM_SPLIT_REVEALED,
+    MEM_UNSPLIT,
     NUM_COMPANIES,
     NUM_DECISION_PHASES,
     NUM_EVENTS,
@@ -105,32 +81,93 @@ from stonk_envs.games.stockpile.touched import (
     seat_touched,
 )
 
-SEAT_BLOCK = 6
-COMPANY_BLOCK = 1 + NUM_MEMORY
+
+def discard_highs(values):
+    """the kind's copies"""
+    return values["copies"]
+
+
+def pile_highs(values):
+    """face-up per kind: min(copies, n + 1); face-down: n; bid: top_bid; else 1"""
+    n = values["n"]
+    block = np.ones(2 * NUM_KINDS + 2 + n)
+    block[:NUM_KINDS] = np.minimum(values["copies"], n + 1)
+    block[NUM_KINDS] = n
+    block[2 * NUM_KINDS + 1] = values["top_bid"]
+    return np.tile(block, n)
+
+
+def company_highs(values):
+    """stock_per_company; the unsplit and split-revealed counts: unsplit and split_revealed; Stock
+    Boom! and Stock Bust! cards played: action_copies"""
+    block = np.full(1 + NUM_MEMORY, values["stock_per_company"])
+    block[1 + MEM_UNSPLIT] = values["unsplit"]
+    block[1 + MEM_SPLIT_REVEALED] = values["split_revealed"]
+    block[1 + MEM_BANKRUPT_LOST] = values["stock_per_company"]
+    block[1 + MEM_BOOMS] = block[1 + MEM_BUSTS] = values["action_copies"]
+    return np.tile(block, values["n"] * NUM_COMPANIES)
+
+
+C = NUM_COMPANIES
+OBSERVATION = Layout([
+    Section("phase", NUM_DECISION_PHASES, "one-hot: supply, demand, action, selling, dividend (all 0 once the game "
+            "is over)"),
+    Section("reveal_step", 2, "one-hot in a dividend: regular question, split question"),
+    Section("actor", "n", "one-hot relative seat deciding now"),
+    Section("first_player", "n", "one-hot relative seat holding the first-player token"),
+    Section("round", 2, "rounds played, rounds left", "rounds"),
+    Section("prices", C, "price of each company", "max_price"),
+    Section("dividend_company", C, "one-hot company paying the current dividend"),
+    Section("public_pair", 2 * C, "company one-hot, forecast one-hot"),
+    Section("my_pair", 2 * C, "company one-hot, forecast one-hot"),
+    Section("known_forecasts", C * C, "1 at company x 6 + forecast for each pair I know this round: mine, the "
+            "public one, and every pair shown in movement"),
+    Section("deck", 1, "cards left in the market deck", "deck_size - 4 * n"),
+    Section("discard", NUM_KINDS, "discarded cards per kind (sales, bankruptcies, paid fees, played action cards)",
+            discard_highs),
+    Section("stockpiles", f"{2 * NUM_KINDS + 2} + n", "stockpile t: face-up cards per kind (11), face-down count "
+            "(1), my own face-down cards there per kind (11), the bid on track t in $K (1), one-hot relative seat "
+            "of its bidder (n; all 0 when empty)", pile_highs, repeat="n"),
+    Section("my_hand", 2 * NUM_KINDS, "my supply hand: two slots, card kind one-hot each (0 once placed)"),
+    Section("my_regular", C, "my regular shares per company", "stock_per_company"),
+    Section("my_action_cards", 2, "Stock Boom!, Stock Bust! still to play", "action_copies"),
+    Section("seats", 6, "seat jr: cash, debt $K, debt cards, regular cards, split cards, holds a bid now",
+            ("cash", "debt", "debt_cards", "shares", "shares", 1), repeat="n"),
+    Section("seat_company", 1 + NUM_MEMORY, "seat jr, company c: split cards, then the ten public memory counts "
+            "(``state.MEMORY_NAMES``, the next table)", company_highs, repeat=f"n * {C}"),
+    Section("my_tips", f"n * {C}", "stock cards of each company that I placed face-down and seat jr won (this game)",
+            "min(rounds, stock_per_company)"),
+], lambda n: {"n": n})  # fmt: skip
+"""The observation's sections in order, without the memory (``memory=False``)."""
+del C
+
+_COUNTS = range(1, MAX_PLAYERS + 1)
+_ACTOR, _ROUND, _PUBLIC_PAIR, _MY_PAIR, _DECK, _PILES, _MY_HAND, _SEATS, _SEAT_COMPANY, _TIPS = (
+    OBSERVATION.quadratic(name, _COUNTS) for name in ("actor", "round", "public_pair", "my_pair", "deck", "stockpiles",
+                                                      "my_hand", "seats", "seat_company", "my_tips")
+)  # fmt: skip
+_SIZE = OBSERVATION.quadratic(None, _COUNTS)
+_PILE_BLOCK = OBSERVATION.quadratic("stockpiles", _COUNTS, block=True)
+SEAT_BLOCK = OBSERVATION.block(1, "seats")
+COMPANY_BLOCK = OBSERVATION.block(1, "seat_company")
 
 
 @njit(cache=True)
 def obs_size(n):
-    return 123 + 104 * n + n * n
+    return at(_SIZE, n)
 
 
 @njit(cache=True)
 def pile_block(n):
-    return 2 * NUM_KINDS + 2 + n
+    return at(_PILE_BLOCK, n)
 
 
 @njit(cache=True, inline="always")
 def _offsets(n):
     """Where the sections that differ between seats start: actor, my pair, stockpiles, my hand,
     seats, seat-company blocks, my tips."""
-    actor = NUM_DECISION_PHASES + 2
-    my_pair = actor + 2 * n + 2 + 4 * NUM_COMPANIES
-    piles = my_pair + 2 * NUM_COMPANIES + NUM_COMPANIES * NUM_COMPANIES + 1 + NUM_KINDS
-    my_hand = piles + n * pile_block(n)
-    seats = my_hand + 2 * NUM_KINDS + NUM_COMPANIES + 2
-    seat_company = seats + n * SEAT_BLOCK
-    tips = seat_company + n * NUM_COMPANIES * COMPANY_BLOCK
-    return actor, my_pair, piles, my_hand, seats, seat_company, tips
+    starts = at(_ACTOR, n), at(_MY_PAIR, n), at(_PILES, n), at(_MY_HAND, n)
+    return (*starts, at(_SEATS, n), at(_SEAT_COMPANY, n), at(_TIPS, n))
 
 
 # The writers index views of ``out`` with loop counters (see :mod:`.blocks`). Each section
@@ -159,7 +196,7 @@ def _write_actor(s, seat, out):
 @njit(cache=True, inline="always")
 def _write_market(s, out):
     """Rounds played and left, prices, dividend company one-hot."""
-    k = _offsets(s.n)[0] + 2 * s.n
+    k = at(_ROUND, s.n)
     out[k] = s.round
     out[k + 1] = s.rounds - s.round
     k += 2
@@ -173,7 +210,7 @@ def _write_market(s, out):
 
 @njit(cache=True, inline="always")
 def _write_public_pair(s, out):
-    k = _offsets(s.n)[1] - 2 * NUM_COMPANIES
+    k = at(_PUBLIC_PAIR, s.n)
     out[k + s.pair_comp[s.n]] = 1.0
     out[k + NUM_COMPANIES + s.pair_fc[s.n]] = 1.0
 
@@ -194,7 +231,7 @@ def _write_known_pairs(s, seat, out):
 @njit(cache=True, inline="always")
 def _write_deck(s, out):
     """Cards left in the deck, discarded cards per kind (every entry set)."""
-    k = _offsets(s.n)[2] - 1 - NUM_KINDS
+    k = at(_DECK, s.n)
     out[k] = s.deck_len
     discard = out[k + 1 : k + 1 + NUM_KINDS]
     for kind in range(NUM_KINDS):
@@ -491,10 +528,7 @@ def _update_front(s, out):
     """Rewrite, in every row, the entries before the seat blocks and the tips: the turn and
     actor one-hots always, each other section only when what it is written from changed."""
     n = s.n
-    actor, my_pair, piles, my_hand, _, _, _ = _offsets(n)
-    market = actor + 2 * n
-    public_pair = my_pair - 2 * NUM_COMPANIES
-    deck = piles - 1 - NUM_KINDS
+    market, public_pair, deck, my_hand = at(_ROUND, n), at(_PUBLIC_PAIR, n), at(_DECK, n), at(_MY_HAND, n)
     market_changed = is_touched(s, MARKET) and _market_changed(s)
     pairs_changed = is_touched(s, PAIRS) and _pairs_changed(s)
     deck_changed = is_touched(s, DECK) and _deck_changed(s)
@@ -701,30 +735,5 @@ def _put_options(s, out, k):
 
 
 def observation_layout(n: int) -> dict[str, tuple[int, int]]:
-    """``{name: (start, size)}`` of each section of the observation table above."""
-    sizes = [
-        ("phase", NUM_DECISION_PHASES),
-        ("reveal_step", 2),
-        ("actor", n),
-        ("first_player", n),
-        ("round", 2),
-        ("prices", NUM_COMPANIES),
-        ("dividend_company", NUM_COMPANIES),
-        ("public_pair", 2 * NUM_COMPANIES),
-        ("my_pair", 2 * NUM_COMPANIES),
-        ("known_forecasts", NUM_COMPANIES * NUM_COMPANIES),
-        ("deck", 1),
-        ("discard", NUM_KINDS),
-        ("stockpiles", n * int(pile_block(n))),
-        ("my_hand", 2 * NUM_KINDS),
-        ("my_regular", NUM_COMPANIES),
-        ("my_action_cards", 2),
-        ("seats", n * SEAT_BLOCK),
-        ("seat_company", n * NUM_COMPANIES * COMPANY_BLOCK),
-        ("my_tips", n * NUM_COMPANIES),
-    ]
-    layout, start = {}, 0
-    for name, size in sizes:
-        layout[name] = (start, size)
-        start += size
-    return layout
+    """``{name: (start, size)}`` of each section of :data:`OBSERVATION`."""
+    return OBSERVATION.spans(n)

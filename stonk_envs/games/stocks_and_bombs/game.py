@@ -8,7 +8,7 @@ from stonk_envs.core.game import Game
 from stonk_envs.core.rewards import reward_mode_code
 from stonk_envs.games.stocks_and_bombs import core
 from stonk_envs.games.stocks_and_bombs.config import StocksAndBombsConfig
-from stonk_envs.games.stocks_and_bombs.observe import observation_size
+from stonk_envs.games.stocks_and_bombs.observe import observation_bounds
 
 SIZE_NAMES = ("S", "M", "L")
 
@@ -29,10 +29,7 @@ class StocksAndBombs(Game):
         super().__init__(config)
         n = self.num_players
         self.num_actions = int(core.num_actions(n))
-        size = observation_size(n, config.memory)
-        low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
-        core.observation_bounds(n, config.tick_cap, config.round_cap, config.points_to_win, config.memory, low, high)
-        self.observation_bounds = (low, high)
+        self.observation_bounds = observation_bounds(config)
         self.state_size = int(core.state_size(n))
         self._reward_mode = reward_mode_code(config.reward_mode)
 

@@ -33,10 +33,7 @@ class StonkMarket(Game):
         super().__init__(config)
         n = self.num_players
         self.num_actions = int(core.num_actions(n))
-        size = int(core.obs_size(n, config.memory))
-        low, high = np.zeros(size, np.float32), np.zeros(size, np.float32)
-        core.observation_bounds(n, config.tick_cap, config.num_rounds, config.stonks_bonus, config.memory, low, high)
-        self.observation_bounds = (low, high)
+        self.observation_bounds = core.observation_bounds(config)
         self.state_size = int(core.state_size(n))
         self._reward_mode = reward_mode_code(config.reward_mode)
 
