@@ -36,7 +36,7 @@ MEMORY_STARTS = ("random", "zero")
 LEAGUE_MIXES = ("seat", "game")
 """How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
 EXPLOITER_STARTS = ("learner", "scratch", "chain", "alternate")
-"""Where each exploiter's weights start (``league.exploiter_start``)."""
+"""Where each exploiter's weights start (``ppo.league.exploiter_start``)."""
 
 
 BIG = 10**12
