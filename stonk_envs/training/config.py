@@ -297,7 +297,8 @@ class EvalConfig:
     exploit_games: int = 1000
     """Games of each of those best responses against its checkpoint."""
     exploit_starts: list[str] = field(default_factory=lambda: ["frozen"])
-    """Their starts: ``frozen`` (the checkpoint's own weights) and/or ``scratch``."""
+    """Their starts: ``frozen`` (the checkpoint's own weights, so a policy file of the batched trainer) and/or
+    ``scratch``."""
     exploit_from: int = 0
     """Measure only the evaluated checkpoints of this step or later (the final one too, when it is)."""
     keep_least_exploitable: bool = False
@@ -381,6 +382,9 @@ class TrainConfig:
         if e.keep_least_exploitable and e.keep_best:
             raise ValueError("eval.keep_least_exploitable and eval.keep_best each choose the kept policy; "
                              "set eval.keep_best=false")
+        if e.exploit_samples and self.trainer == "sb3" and "scratch" not in e.exploit_starts:
+            raise ValueError("eval.exploit_starts must include scratch for an sb3 run: the frozen start takes the "
+                             "checkpoint's weights, which only the batched trainer's policy files hold")
         if league.exploiter_start == "chain" and self.league.max_snapshots < 2:
             raise ValueError("ppo.league.exploiter_start=chain needs league.max_snapshots >= 2 (the snapshot taken "
                              f"with each exploiter and the exploiter before it), got {self.league.max_snapshots}")
