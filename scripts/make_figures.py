@@ -58,7 +58,7 @@ def draw_trainers(game: str) -> Callable[[Path, Path], None]:
 
 def draw_exploit(game: str) -> Callable[[Path, Path], None]:
     def draw(runs: Path, out: Path) -> None:
-        from stonk_envs.evaluation.exploit_plot import plot_exploit
+        from stonk_envs.training.exploit_plot import plot_exploit
 
         plot_exploit(json.loads((runs / "exploit" / game / "policy" / "exploit.json").read_text()), out)
     return draw

@@ -42,7 +42,7 @@ def tensor_digest(tree) -> str:
     def visit(node, name: str) -> None:
         if isinstance(node, torch.Tensor):
             digest.update(f"{name}:{node.dtype}:{tuple(node.shape)}".encode())
-            digest.update(node.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes())
+            digest.update(node.detach().cpu().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes())
         elif isinstance(node, dict):
             for key in sorted(node, key=str):
                 visit(node[key], f"{name}.{key}")

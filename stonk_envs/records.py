@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,10 +140,15 @@ class GameRecord:
         """Raise :class:`RecordError` naming the first field of the wrong type or shape."""
         if not isinstance(self.game, str):
             raise RecordError(f"{source}: field 'game' must be a string, got {self.game!r}")
-        if not isinstance(self.config, dict) or not isinstance(self.config.get("num_players"), int):
-            raise RecordError(f"{source}: field 'config' must be a mapping with an integer num_players")
-        if not _is_int(self.deal_seed) or not 0 <= self.deal_seed < 2**63:
-            raise RecordError(f"{source}: field 'deal_seed' must be an integer in 0..2**63-1, got {self.deal_seed!r}")
+        if not isinstance(self.config, dict) or not _is_int(self.config.get("num_players")):
+            got = self.config.get("num_players") if isinstance(self.config, dict) else self.config
+            raise RecordError(f"{source}: field 'config' must be a mapping with an integer num_players, got {got!r}")
+        if not isinstance(self.version, str):
+            raise RecordError(f"{source}: field 'version' must be a string, got {self.version!r}")
+        for name in ("deal_seed", "env_seed"):
+            value = getattr(self, name)
+            if (value is not None or name == "deal_seed") and (not _is_int(value) or not 0 <= value < 2**63):
+                raise RecordError(f"{source}: field {name!r} must be an integer in 0..2**63-1, got {value!r}")
         n = self.num_players
         if not isinstance(self.actions, list):
             raise RecordError(f"{source}: field 'actions' must be a list of steps")
@@ -152,12 +157,22 @@ class GameRecord:
                 raise RecordError(f"{source}: step {k} of 'actions' must be a list of {n} integers, got {joint!r}")
         for name in ("rewards", "scores"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, list) or len(value) != n):
+            if value is not None and not _is_list_of(value, n, _is_number):
                 raise RecordError(f"{source}: field {name!r} must be a list of {n} numbers, got {value!r}")
+        if self.players is not None and not _is_list_of(self.players, n, lambda name: isinstance(name, str)):
+            raise RecordError(f"{source}: field 'players' must be a list of {n} names, got {self.players!r}")
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_list_of(value: Any, length: int, check: Callable[[Any], bool]) -> bool:
+    return isinstance(value, list) and len(value) == length and all(map(check, value))
 
 
 def _digest(body: dict[str, Any]) -> str:

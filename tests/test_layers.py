@@ -1,8 +1,10 @@
 """The package's layers point one way: no module imports from a layer above its own, and no imports go in circles.
 
 Every ``import`` statement counts, at module level or inside a function. The layers, from the
-bottom: a module may import its own layer and the ones below. The top-level ``training/``
-scripts sit above the whole package, so nothing in it may import them.
+bottom: a module may import its own layer and the ones below. A layer lists whole folders (and the
+modules at the package's top), never a file inside a folder, and no folder imports a folder that
+imports it back. The top-level ``training/`` scripts sit above the whole package, so nothing in it
+may import them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ PACKAGE = "stonk_envs"
 SCRIPTS = "training"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("stonk_envs", "stonk_envs.compiled_cache", "stonk_envs.files", "stonk_envs.registry",
+    ("base", ("stonk_envs", "stonk_envs.compiled_cache", "stonk_envs.extras", "stonk_envs.files", "stonk_envs.registry",
               "stonk_envs.configs", "stonk_envs.safe_load", "stonk_envs.text")),
     ("rules", ("stonk_envs.core",)),
     ("games", ("stonk_envs.games", "stonk_envs.cli_args")),
@@ -26,19 +28,18 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
               "stonk_envs.stocks_and_bombs_v1", "stonk_envs.stonk_market_v0", "stonk_envs.stonk_market_v1",
               "stonk_envs.games_index", "stonk_envs.records")),
     ("players", ("stonk_envs.policies",)),
-    ("engine and adapters", ("stonk_envs.vector", "stonk_envs.single_agent", "stonk_envs.integrations")),
+    ("engine and adapters", ("stonk_envs.vector", "stonk_envs.single_agent")),
     ("evaluation and replay", ("stonk_envs.evaluation", "stonk_envs.replay")),
-    ("training", ("stonk_envs.training", "stonk_envs.evaluation.exploit_budget", "stonk_envs.evaluation.exploit")),
-    ("tools", ("stonk_envs.convert", "stonk_envs.evaluation.exploit_cli",
-               "stonk_envs.evaluation.exploit_plot", "stonk_envs.play", "stonk_envs.bench", "stonk_envs.soak",
-               "stonk_envs.demo", "stonk_envs.configs.cli",
-               "stonk_envs.integrations.rllib_train", "stonk_envs.integrations.rllib_vector")),
+    ("training", ("stonk_envs.training",)),
+    ("other libraries' trainers", ("stonk_envs.integrations",)),
+    ("tools", ("stonk_envs.convert", "stonk_envs.play", "stonk_envs.bench", "stonk_envs.soak", "stonk_envs.demo",
+               "stonk_envs.configs_cli")),
     ("command line", ("stonk_envs.cli",)),
     ("training scripts", (SCRIPTS,)),
 ]
-"""Bottom first. A module belongs to the layer of its longest listed prefix (``stonk_envs`` itself only exactly).
-The best response (``evaluation.exploit`` and its budget) is training: a run measures its checkpoints with it.
-``train-rllib``'s driver and its vector path are tools: they use the trainer's thread budget and ``convert``."""
+"""Bottom first. A module belongs to the layer of its folder: a folder of the package, or a module at its top
+(``stonk_envs`` itself only exactly). The RLlib integration sits above training: its driver shares the
+trainer's thread budget."""
 
 
 def module_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
@@ -129,6 +130,27 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def folder_of(module: str) -> str:
+    """The unit a layer lists: the package's folder holding ``module`` (``a.b`` of ``a.b.c``), or the module
+    itself at the package's top; a module outside the package counts as its top folder."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == PACKAGE else parts[0]
+
+
+def folder_edges(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The imports between folders: ``{folder: the other folders its modules import}``."""
+    found: dict[str, set[str]] = {}
+    for source, targets in edges.items():
+        found.setdefault(folder_of(source), set()).update(folder_of(target) for target in targets)
+    return {folder: targets - {folder} for folder, targets in found.items()}
+
+
+def files_in_folders(layers=LAYERS) -> list[str]:
+    """The layers' prefixes that name something inside a folder of the package, not a whole one."""
+    return [prefix for _, prefixes in layers for prefix in prefixes
+            if prefix != PACKAGE and prefix.startswith(PACKAGE) and folder_of(prefix) != prefix]
+
+
 @pytest.fixture(scope="module")
 def edges():
     return imports(module_files(ROOT, (PACKAGE, SCRIPTS)))
@@ -146,6 +168,14 @@ def test_no_import_circles(edges):
     assert circles(edges) == []
 
 
+def test_layers_list_whole_folders():
+    assert files_in_folders() == []
+
+
+def test_no_folder_imports_a_folder_that_imports_it_back(edges):
+    assert circles(folder_edges(edges)) == []
+
+
 def test_the_checks_find_an_upward_import_and_a_circle(tmp_path):
     files = {
         "pkg/__init__.py": "",
@@ -161,3 +191,22 @@ def test_the_checks_find_an_upward_import_and_a_circle(tmp_path):
     layers = [("low", ("pkg.low",)), ("high", ("pkg.high", "pkg.sub"))]
     assert upward_imports(found, layers) == ["pkg.low (low) -> pkg.high (high)"]
     assert circles(found) == [["pkg.high", "pkg.low"]]
+
+
+def test_the_checks_find_folders_that_import_each_other_and_a_file_given_its_own_layer(tmp_path):
+    files = {
+        f"{PACKAGE}/__init__.py": "",
+        f"{PACKAGE}/a/__init__.py": "",
+        f"{PACKAGE}/a/x.py": f"from {PACKAGE}.b import y\n",
+        f"{PACKAGE}/b/__init__.py": "",
+        f"{PACKAGE}/b/y.py": "",
+        f"{PACKAGE}/b/z.py": f"from {PACKAGE}.a import x\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = imports(module_files(tmp_path, (PACKAGE,)))
+    assert circles(found) == []  # no module imports itself back ...
+    assert circles(folder_edges(found)) == [[f"{PACKAGE}.a", f"{PACKAGE}.b"]]  # ... but the folders do
+    layers = [("low", (f"{PACKAGE}.a",)), ("high", (f"{PACKAGE}.b", f"{PACKAGE}.a.x"))]
+    assert files_in_folders(layers) == [f"{PACKAGE}.a.x"]

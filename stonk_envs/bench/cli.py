@@ -16,6 +16,8 @@ from stonk_envs.files import atomic_write_text
 from stonk_envs.games_index import build_game
 from stonk_envs.vector.engine import MAX_NUM_ENVS
 
+EXTRA = "bench"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game(parser, several=True)

@@ -90,11 +90,18 @@ def load_yaml(spec: str | Path):
 
 
 def merge(schema, *layers):
-    """``OmegaConf.merge(schema, *layers)``; ``ValueError`` naming the top-level key where a list meets a mapping."""
+    """``OmegaConf.merge(schema, *layers)``; ``ValueError`` naming the top-level key where a list meets a mapping,
+    and the key given no value (``run_dir=``, ``run_dir:``) where the schema needs one."""
     from omegaconf import OmegaConf
+    from omegaconf.errors import ValidationError
 
     try:
         return OmegaConf.merge(schema, *layers)
+    except ValidationError as err:
+        key = getattr(err, "full_key", None)
+        if key and _given_empty(key, layers):
+            raise ValueError(f"invalid config: {key} must not be empty") from None
+        raise
     except TypeError:  # OmegaConf's word for a list given where the schema has a mapping, or the reverse
         for layer in layers:
             for key in layer:
@@ -104,6 +111,15 @@ def merge(schema, *layers):
                     raise ValueError(f"invalid config: {key!r} holds a list where a mapping belongs, or a "
                                      "mapping where a list belongs") from None
         raise
+
+
+def _given_empty(key: str, layers) -> bool:
+    """Whether the last of ``layers`` that sets ``key`` sets it to nothing (null)."""
+    from omegaconf import OmegaConf
+
+    absent = object()
+    given = [value for layer in layers if (value := OmegaConf.select(layer, key, default=absent)) is not absent]
+    return bool(given) and given[-1] is None
 
 
 def _first_line(err: Exception) -> str:

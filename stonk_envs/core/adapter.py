@@ -325,16 +325,24 @@ class StonkAECEnv(AECEnv):
         if not self.agents:
             raise ValueError(f"{call} called after the game ended and every agent was removed; call reset() first")
 
-    def check_action_type(self, action: Any) -> None:
-        """Raise :class:`OptionTypeError` unless ``action`` is None or an integer (not a bool)."""
-        if action is not None and not is_int(action):
-            raise OptionTypeError(f"{self.agent_selection}: action must be an integer or None, got {action!r}")
+    def check_action(self, action: Any) -> None:
+        """Raise for an action the selected agent may never take, whatever ``illegal_action`` says.
 
-    def check_action_range(self, action: Any) -> None:
-        """Raise ``ValueError`` for an integer action outside the action space (what ``env()`` refuses)."""
+        ``OptionTypeError`` unless ``action`` is None or an integer (not a bool); ``ValueError``
+        for an integer outside the action space, and for None from an agent that is still in
+        play (None is only the step of an agent that is done, as in PettingZoo).
+        """
+        agent = self.agent_selection
+        if action is None:
+            if not (self.terminations[agent] or self.truncations[agent]):
+                raise ValueError(f"{agent}: action None is only for an agent that is done; {agent} is in play "
+                                 f"and must act with an integer of the action space")
+            return
+        if not is_int(action):
+            raise OptionTypeError(f"{agent}: action must be an integer or None, got {action!r}")
         n = self.table.game.num_actions
-        if action is not None and not 0 <= action < n:
-            raise ValueError(f"{self.agent_selection}: action {action} is outside the action space 0..{n - 1}")
+        if not 0 <= action < n:  # outside the space is a caller's error, never a void move
+            raise ValueError(f"{agent}: action {action} is outside the action space 0..{n - 1}")
 
     def last(self, observe: bool = True):
         self.check_in_play("last()")
@@ -342,8 +350,7 @@ class StonkAECEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         self.check_in_play("step()")
-        self.check_action_type(action)
-        self.check_action_range(action)  # outside the space is a caller's error, never a void move
+        self.check_action(action)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -400,9 +407,10 @@ class StonkParallelEnv(ParallelEnv):
     phase) gets a mask with the single legal no-op ``game.pass_action``, and its action is
     ignored. An illegal action of a seat that may act raises ``ValueError``
     (``illegal_action="raise"``) or is void and reported in ``info`` (``"void"``, the default,
-    the same treatment as an action that has become impossible). A value that is not an
-    integer of the action space (or None) is refused with an error under either policy. With
-    ``max_cycles``, every agent is truncated after that many steps.
+    the same treatment as an action that has become impossible). A value that is not None or
+    an integer of the action space is refused with an error under either policy, and so is a
+    missing action or None for a seat that may act (a seat that does not act may be left out
+    or given None). With ``max_cycles``, every agent is truncated after that many steps.
     """
 
     def __init__(
@@ -460,12 +468,17 @@ class StonkParallelEnv(ParallelEnv):
                 raise OptionTypeError(f"{agent}: action must be an integer or None, got {action!r}")
             if action is not None and not 0 <= action < n:
                 raise ValueError(f"{agent}: action {action} is outside the action space 0..{n - 1}")
-        joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
-        submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
         for seat in np.flatnonzero(table.actor_flags):
             agent = self.agents[seat]
             if agent not in actions:
                 raise ValueError(f"{agent} may act this step but no action was given for it")
+            if actions[agent] is None:
+                raise ValueError(f"{agent} may act this step but its action is None; give an integer of the "
+                                 f"action space (None is only for a seat that does not act)")
+        joint = np.full(table.game.num_players, NO_ACTION, dtype=np.int64)
+        submitted_void = np.zeros(table.game.num_players, dtype=np.int8)
+        for seat in np.flatnonzero(table.actor_flags):
+            agent = self.agents[seat]
             problem = table.illegal_reason(int(seat), actions[agent])
             if problem is None:
                 joint[seat] = int(actions[agent])
@@ -546,8 +559,7 @@ class _OrderEnforcing(_DirectReads, wrappers.OrderEnforcingWrapper):
     def step(self, action: Any) -> None:
         base = self.__dict__["_base"]
         base.check_in_play("step()")
-        base.check_action_type(action)
-        base.check_action_range(action)
+        base.check_action(action)
         super().step(action)
 
     def last(self, observe: bool = True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,24 @@ def check_number(
     ):
         raise ValueError(f"{name} must be a finite number ({allowed}), got {value!r}")
     return number
+
+
+def check_int_sequence(
+    name: str, value: Any, min_len: int, max_len: int, low: int | None = None, high: int | None = None
+) -> tuple[int, ...]:
+    """``value`` as a tuple of ``min_len..max_len`` integers, each in ``[low, high]``.
+
+    It must be ordered: a list, a tuple or a 1-D NumPy array. A set is refused, since the
+    order it gives its values in is not the order they were written in.
+    """
+    ordered = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+    if not (ordered or (isinstance(value, np.ndarray) and value.ndim == 1)):
+        why = "; a set has no order, give its values in order as a list or tuple" if isinstance(value, Set) else ""
+        raise OptionTypeError(f"{name} must be a tuple or list of {min_len}..{max_len} integers, got {value!r}{why}")
+    if not min_len <= len(value) <= max_len:
+        raise ValueError(f"{name} must be a tuple or list of {min_len}..{max_len} integers, got {len(value)}: "
+                         f"{value!r}")
+    return tuple(check_int(f"each of {name}", item, low, high) for item in value)
 
 
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:

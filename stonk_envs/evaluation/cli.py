@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 from stonk_envs.cli_args import add_env_options, add_game, add_trust_file, output_dir, player, positive, seed
-from stonk_envs.cli_args import env_option as env_option  # the exploit command reads it from here
 from stonk_envs.files import check_output_dir
+
+EXTRA = "evaluation"
 
 
 def game_choice(text: str):

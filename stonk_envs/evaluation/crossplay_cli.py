@@ -12,17 +12,18 @@ import argparse
 import sys
 
 from stonk_envs import cli_args
-from stonk_envs.evaluation.crossplay import BASELINES
 from stonk_envs.files import check_output_dir
+
+EXTRA = "evaluation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", type=cli_args.input_dir, metavar="RUN_DIR", help="training run folder")
     parser.add_argument("--games", type=cli_args.positive, default=2000,
                         help="league games to play (default: %(default)s)")
-    parser.add_argument("--baselines", nargs="*", type=cli_args.player, default=list(BASELINES),
+    parser.add_argument("--baselines", nargs="*", type=cli_args.player, default=None,
                         help="fixed players rated alongside the checkpoints: random, heuristic or policy files "
-                             "(default: %(default)s)")
+                             "(default: random and heuristic)")
     parser.add_argument("--max-checkpoints", type=int, default=None,
                         help="rate at most this many checkpoints, evenly spaced, first and last included "
                              "(default: all)")
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from stonk_envs.evaluation.crossplay import crossplay, run_checkpoints
+    from stonk_envs.evaluation.crossplay import BASELINES, crossplay, run_checkpoints
     from stonk_envs.evaluation.output import prepare_folder
 
     try:
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         report = crossplay(
             args.run_dir,
             args.games,
-            baselines=args.baselines,
+            baselines=BASELINES if args.baselines is None else args.baselines,
             max_checkpoints=args.max_checkpoints,
             seed=args.seed,
             workers=args.workers,

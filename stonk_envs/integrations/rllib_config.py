@@ -153,7 +153,8 @@ def load_rllib_config(path: str | None, overrides: list[str] | None = None) -> R
         merged = merge(merged, *layers)
         config = OmegaConf.to_object(merged)
     except OmegaConfBaseException as error:
-        raise ValueError(str(error).splitlines()[0]) from None
+        key = getattr(error, "full_key", None)
+        raise ValueError(str(error).splitlines()[0] + (f" (key: {key})" if key else "")) from None
     game_module(config.game).parallel_env(num_players=config.num_players, **config.env_config)  # checks the options
     return config
 

@@ -18,10 +18,15 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stonk_envs import cli_args
 from stonk_envs.files import check_output_dir
-from stonk_envs.integrations.rllib_config import RLlibConfig, load_rllib_config
+
+if TYPE_CHECKING:
+    from stonk_envs.integrations.rllib_config import RLlibConfig
+
+EXTRA = "rllib"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -162,18 +167,16 @@ def save_learner(algorithm, config: RLlibConfig, run_dir: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stonk_envs.integrations.rllib_config import load_rllib_config
+
     try:
         config = load_rllib_config(args.config, args.overrides)
         check_output_dir(config.run_dir, "run_dir")
     except ValueError as error:
         print(f"stonk-envs train-rllib: error: {error}", file=sys.stderr)
         return 2
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        print("stonk-envs train-rllib: error: Ray RLlib is not installed; pip install 'stonk_envs[rllib]'",
-              file=sys.stderr)
-        return 2
+    import ray  # noqa: F401  (a missing Ray is named as the rllib extra before any work)
+
     policy = train_rllib(config, args.address)
     trust = "" if config.env_path == "vector" else "--trust-file "
     print(f"learner saved to {policy}; evaluate it with: stonk-envs evaluate --game {config.game} {trust}"

@@ -135,8 +135,8 @@ def freeze(net: MaskedMLP) -> FROZEN:
 
 def learner_net(algorithm) -> MaskedMLP:
     """The learner's actor (its input scale folded in) as the learner group holds it, as a :class:`MaskedMLP`."""
-    from stonk_envs.convert import check_same_logits, to_masked_mlp
     from stonk_envs.integrations.rllib_league import learner_weights
+    from stonk_envs.policies.convert import check_same_logits, to_masked_mlp
 
     module = algorithm.get_module(DEFAULT_MODULE_ID)  # the driver's copy, given the learner group's weights
     module.set_state(learner_weights(algorithm, DEFAULT_MODULE_ID))

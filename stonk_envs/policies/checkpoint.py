@@ -126,8 +126,9 @@ def _check_metadata(metadata: Any, path: Path) -> dict:
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
         raise ValueError(f"{path} is not a stonk_envs policy file (no {FORMAT!r} metadata)")
     for key, kind in REQUIRED.items():
-        if not isinstance(metadata.get(key), kind):
-            raise ValueError(f"{path}: metadata field {key!r} is missing or not a {kind.__name__}")
+        value = metadata.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"{path}: metadata field {key!r} is missing or not a {kind.__name__}, got {value!r:.80}")
     return metadata
 
 
@@ -206,6 +207,9 @@ def read_metadata(path: str | os.PathLike) -> dict:
 
 def _check_match(metadata: dict, path: Path, game: str | None, num_players: int | None) -> None:
     saved_version = metadata.get("observation_version", 0)  # files from before versioning are v0
+    if isinstance(saved_version, bool) or not isinstance(saved_version, int) or saved_version < 0:
+        raise ValueError(f"{path}: metadata field 'observation_version' is not a version number, "
+                         f"got {saved_version!r:.80}")
     if saved_version != OBSERVATION_VERSION:
         raise ValueError(
             f"{path} was saved for {env_id(metadata['game'], saved_version)} observations, and this "
@@ -218,7 +222,10 @@ def _check_match(metadata: dict, path: Path, game: str | None, num_players: int 
         raise ValueError(
             f"{path} was made for {metadata['num_players']} players (its seat layout), not {num_players}"
         )
-    observation_size, num_actions = game_sizes(metadata["game"], metadata["num_players"], metadata["env_config"])
+    try:
+        observation_size, num_actions = game_sizes(metadata["game"], metadata["num_players"], metadata["env_config"])
+    except ValueError as error:
+        raise ValueError(f"{path}: its metadata's game settings are not valid here: {error}") from None
     if metadata["observation_size"] != observation_size:
         raise ValueError(
             f"{path}: observation size {metadata['observation_size']} does not match "
@@ -237,8 +244,11 @@ def _load_sb3(path: Path, metadata: dict, deterministic: bool, trust: bool) -> S
     A zip this package cannot rebuild that way is loaded by SB3 itself (unpickling) only when trusted.
     """
     algorithm = metadata.get("algorithm")
+    if algorithm is None:
+        raise ValueError(f"{path}: its metadata names no SB3 algorithm (its 'algorithm' field is missing or null); "
+                         f"supported: {sorted(SB3_ALGORITHMS)}")
     if algorithm not in SB3_ALGORITHMS:
-        raise ValueError(f"{path}: unknown SB3 algorithm {algorithm!r}; supported: {sorted(SB3_ALGORITHMS)}")
+        raise ValueError(f"{path}: unknown SB3 algorithm {algorithm!r:.80}; supported: {sorted(SB3_ALGORITHMS)}")
     try:
         network = SB3Zip(path).policy(algorithm, metadata["observation_size"], metadata["num_actions"])
     except UntrustedFileError:

@@ -9,10 +9,10 @@ env games (Parallel and AEC alternately).
 from __future__ import annotations
 
 import argparse
-import sys
 from functools import partial
 
-from tqdm import tqdm
+from rich.console import Console
+from rich.progress import Progress
 
 from stonk_envs.cli_args import add_game, integer, positive, seed
 from stonk_envs.soak.runner import CHECKS_KINDS, SoakResult, player_counts, rss_bytes, soak_engine, soak_env
@@ -38,24 +38,24 @@ def run(args: argparse.Namespace) -> int:
     env_games = args.games // 50 if args.env_games is None else args.env_games
     plan = [(game, n, share(args.games, counts, n), share(env_games, counts, n))
             for game in args.game for counts in [player_counts(game)] for n in counts]
-    bar = tqdm(total=len(args.game) * (args.games + env_games), unit="game", disable=args.no_progress,
-               file=sys.stderr)
     results: list[SoakResult] = []
     growth = 0
-    for k, (game, n, engine_games, env_games) in enumerate(plan):
-        runs = (
-            (engine_games, partial(soak_engine, game, n, batch=args.batch, progress=bar.update)),
-            (env_games, partial(soak_env, game, n, progress=bar.update)),
-        )
-        for games, soak in runs:
-            if games:
-                # the first half loads the compiled code and allocates; the second half must not grow
-                first = soak((games + 1) // 2, args.seed + k * 2**40)
-                middle = rss_bytes()
-                second = soak(games // 2, args.seed + k * 2**40 + 2**39)
-                growth += max(0, rss_bytes() - middle)
-                results.append(first.merged(second))
-    bar.close()
+    with Progress(console=Console(stderr=True), disable=args.no_progress) as bar:
+        task = bar.add_task("games", total=len(args.game) * (args.games + env_games))
+        advance = partial(bar.advance, task)
+        for k, (game, n, engine_games, env_games) in enumerate(plan):
+            runs = (
+                (engine_games, partial(soak_engine, game, n, batch=args.batch, progress=advance)),
+                (env_games, partial(soak_env, game, n, progress=advance)),
+            )
+            for games, soak in runs:
+                if games:
+                    # the first half loads the compiled code and allocates; the second half must not grow
+                    first = soak((games + 1) // 2, args.seed + k * 2**40)
+                    middle = rss_bytes()
+                    second = soak(games // 2, args.seed + k * 2**40 + 2**39)
+                    growth += max(0, rss_bytes() - middle)
+                    results.append(first.merged(second))
     print(table(results))
     memory_ok = growth / MIB <= args.max_rss_growth
     verdict = "ok" if memory_ok else "FAILED"

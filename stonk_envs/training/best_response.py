@@ -16,19 +16,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from stonk_envs import configs, vector
+from stonk_envs import vector
 from stonk_envs.core.game import NO_ACTION
-from stonk_envs.evaluation.exploit_budget import STARTS
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
-from stonk_envs.training.config import PPOConfig, TrainConfig, load_config
+from stonk_envs.training.config import PPOConfig
 from stonk_envs.training.device import resolve_device
+from stonk_envs.training.exploit_budget import STARTS
 from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import LEARNER, Rollouts, Samples, Snapshots
@@ -39,16 +38,6 @@ FROZEN = -4
 """The seat holder code of the frozen player (next to the rollout's LEARNER, RANDOM and HEURISTIC)."""
 CRITIC_WARMUP = 0.05
 """Share of a ``frozen`` start's budget in which only the fresh critic learns (the actor stays as it was)."""
-
-
-def shipped_config(game: str) -> Path:
-    """The shipped training config of ``game`` (``stonk_envs/configs/<game>.yaml``)."""
-    return configs.shipped_file(game)
-
-
-def learner_settings(game: str, num_players: int) -> TrainConfig:
-    """The trainer settings the learner uses: the game's shipped config."""
-    return load_config(shipped_config(game), [f"num_players={num_players}", "trainer=ppo"])
 
 
 @dataclass

@@ -13,6 +13,8 @@ import sys
 
 from stonk_envs import cli_args
 
+EXTRA = "training"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=cli_args.config, help=cli_args.CONFIG_HELP)

@@ -15,6 +15,7 @@ from typing import Any
 from stonk_envs.files import check_output_dir
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, check_opponents, load_saved_config, to_dict, to_yaml
+from stonk_envs.training.device import resolve_device
 
 RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval", "torch_threads", "progress", "eval", "ppo.device")
 """Config keys (and sections) a resumed run may change; anything else would not continue the same run."""
@@ -35,6 +36,8 @@ def train(config: TrainConfig) -> dict[str, Any] | None:
     """Start a new run in ``config.run_dir`` and train it to the end."""
     run_dir = check_output_dir(config.run_dir, "run_dir")
     check_opponents(config)
+    if config.trainer == "ppo":
+        resolve_device(config.ppo.device)  # a device this machine lacks is refused before the run folder is made
     with run_state.locked(run_dir):  # a live run is named by its PID before anything else is said of it
         if (run_dir / run_state.LATEST).exists():
             raise ValueError(f"{run_dir} already holds a run; resume it with --resume {run_dir} or choose another "

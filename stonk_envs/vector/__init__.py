@@ -1,6 +1,6 @@
 """Batched engines: ``make(name, num_envs, **config)`` steps N games of one kind in lockstep.
 
-Adapters over an engine: :class:`~stonk_envs.vector.selfplay.SelfPlayVecEnv` (SB3) and
+Adapters over an engine: :class:`~stonk_envs.vector.sb3_selfplay.SelfPlayVecEnv` (SB3) and
 :class:`~stonk_envs.vector.selfplay.SelfPlayGymVectorEnv` (Gymnasium), the single-seat
 self-play views.
 """

@@ -38,6 +38,8 @@ def test_games_per_env_runner_default_to_the_path(env_path, games):
         (["torch_threads=-1"], "torch_threads must be >= 0"),
         (["lr=0.001"], "lr is now learning_rate"),
         (["league.snapshot_every=2"], "league.snapshot_every is now league.snapshot_iterations"),
+        (["num_players=true"], r"Value 'True' of type 'bool' could not be converted to Integer \(key: num_players\)"),
+        (["net_arch="], "invalid config: net_arch must not be empty"),
     ],
 )
 def test_bad_values_are_named(overrides, message):

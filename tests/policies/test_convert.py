@@ -58,7 +58,7 @@ def test_a_network_that_is_not_a_tanh_mlp_is_not_converted(tmp_path):
     model = MaskablePPO("MlpPolicy", Flat(), n_steps=16, batch_size=16, seed=0,
                         policy_kwargs={"net_arch": [8], "activation_fn": torch.nn.ReLU})
     path = save_sb3(model, tmp_path / "relu.zip", metadata(kind="sb3"))
-    from stonk_envs.convert import convert
+    from stonk_envs.policies.convert import convert
 
     with pytest.raises(ValueError, match="not a tanh MLP"):
         convert(path, tmp_path / "out.pt")

@@ -1,5 +1,8 @@
 """Misusing the AEC and Parallel APIs gets a clear error and changes nothing."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -66,6 +69,68 @@ def test_parallel_misuse(module):
     assert env.table.states.tobytes() == before
     with pytest.raises(ValueError, match=r"illegal_action must be one of"):
         module.parallel_env(illegal_action="ignore")
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize(("make", "policy"), [("raw_env", "raise"), ("raw_env", "void"), ("env", "terminate"),
+                                              ("env", "void")])
+def test_aec_step_none_for_an_agent_in_play_is_refused_and_changes_nothing(module, make, policy):
+    env = getattr(module, make)(illegal_action=policy)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    before = env.unwrapped.table.states.tobytes()
+    with pytest.raises(ValueError, match=rf"{agent}: action None is only for an agent that is done; {agent} is in "
+                                         r"play and must act with an integer of the action space"):
+        env.step(None)
+    assert env.unwrapped.table.states.tobytes() == before and env.agent_selection == agent
+    assert not any(env.terminations.values()) and not any(env.truncations.values())
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))  # and the game goes on
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("policy", ["void", "raise"])
+def test_parallel_step_none_for_a_seat_that_acts_is_refused_and_changes_nothing(module, policy):
+    env = module.parallel_env(illegal_action=policy)
+    observations, _ = env.reset(seed=0)
+    legal = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+    acting = env.acting_agents[-1]
+    before = env.table.states.tobytes()
+    with pytest.raises(ValueError, match=rf"{acting} may act this step but its action is None"):
+        env.step({**legal, acting: None})
+    assert env.table.states.tobytes() == before
+
+
+def test_parallel_step_none_for_a_seat_that_does_not_act_is_ignored():
+    env = stockpile_v1.parallel_env(illegal_action="raise")
+    observations, _ = env.reset(seed=0)
+    assert env.acting_agents == ["player_0"]
+    acting = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    _, _, _, _, infos = env.step({"player_0": acting, "player_1": None})
+    assert "void" not in infos["player_0"]
+
+
+def test_step_none_for_an_agent_in_play_is_refused_under_python_optimize():
+    script = """
+from stonk_envs import stockpile_v1, stocks_and_bombs_v1, stonk_market_v1
+for module in (stockpile_v1, stonk_market_v1, stocks_and_bombs_v1):
+    for env in (module.env(), module.env(illegal_action="void"), module.raw_env(illegal_action="void")):
+        env.reset(seed=0)
+        try:
+            env.step(None)
+        except ValueError as error:
+            print(error)
+    parallel = module.parallel_env()
+    parallel.reset(seed=0)
+    try:
+        parallel.step(dict.fromkeys(parallel.agents))
+    except ValueError as error:
+        print(error)
+"""
+    done = subprocess.run([sys.executable, "-O", "-c", script], capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 12, done.stdout + done.stderr
+    assert all("player_0: action None is only for an agent that is done" in line or
+               "player_0 may act this step but its action is None" in line for line in lines), lines
 
 
 def test_a_huge_unsigned_action_is_reported_as_given():

@@ -56,6 +56,11 @@ PATH_CASES = [
     (["train", "--config", ""], "must not be empty"),
     (["train", "--config", "."], "is a folder, not a file"),
     (["train", "--config", LONG], "300 bytes long"),
+    (["train", "run_dir="], "invalid config: run_dir must not be empty"),
+    (["train", "run_dir=null"], "invalid config: run_dir must not be empty"),
+    (["train", "run_dir=''"], "run_dir must not be empty"),
+    (["train", "eval.opponents="], "invalid config: eval.opponents must not be empty"),
+    (["train-rllib", "run_dir="], "invalid config: run_dir must not be empty"),
     (["train-rllib", "--config", "."], "is a folder, not a file"),
     (["play", "--game", "stockpile", "--record", LONG + ".json"], "305 bytes long"),
     (["play", "--game", "stockpile", "--record", "."], "is a folder, not a file"),
@@ -77,6 +82,15 @@ def test_every_path_argument_is_checked_before_any_work(argv, pattern, cwd, caps
     status, err = run_cli(argv, capsys)
     assert_one_line_error(status, err, pattern)
     assert list(cwd.iterdir()) == []  # nothing was written, not even into the current folder
+
+
+@pytest.mark.parametrize("command", ["train", "train-rllib"])
+def test_a_config_file_with_an_empty_run_dir_is_named(tmp_path, cwd, command, capsys):
+    config = tmp_path / "config.yaml"
+    config.write_text("run_dir:\n")
+    status, err = run_cli([command, "--config", str(config)], capsys)
+    assert_one_line_error(status, err, "invalid config: run_dir must not be empty")
+    assert list(cwd.iterdir()) == [config]
 
 
 def test_replay_of_a_named_pipe_is_refused_at_once(cwd, capsys):
@@ -140,6 +154,35 @@ def zip_with(path, name, content, compress=zipfile.ZIP_STORED):
     with zipfile.ZipFile(path, "w", compress) as archive:
         archive.writestr(name, content)
     return path
+
+
+def sb3_metadata(**changes):
+    obs, actions = game_sizes("stocks_and_bombs", 4, {})
+    return {**make_metadata("stocks_and_bombs", 4, obs, actions, {}, "sb3"), "algorithm": "MaskablePPO", **changes}
+
+
+@pytest.mark.parametrize(
+    ("metadata", "message"),
+    [
+        ({k: v for k, v in sb3_metadata().items() if k != "algorithm"},
+         r"its metadata names no SB3 algorithm \(its 'algorithm' field is missing or null\); supported: \['A2C'"),
+        (sb3_metadata(algorithm=None), r"its metadata names no SB3 algorithm"),
+        (sb3_metadata(num_players=True), r"metadata field 'num_players' is missing or not a int, got True"),
+        (sb3_metadata(num_actions=True), r"metadata field 'num_actions' is missing or not a int, got True"),
+        (sb3_metadata(observation_version="1"), r"metadata field 'observation_version' is not a version number, "
+                                                r"got '1'"),
+        (sb3_metadata(env_config={"tick_cap": "x"}), r"its metadata's game settings are not valid here: tick_cap "
+                                                     r"must be an integer"),
+    ],
+)
+def test_policy_metadata_that_makes_no_sense_is_named_with_the_file(tmp_path, capsys, metadata, message):
+    path = zip_with(tmp_path / "policy.zip", METADATA_MEMBER, json.dumps(metadata))
+    with pytest.raises(ValueError, match=rf"^{tmp_path}/policy\.zip: {message}"):
+        load_policy(path)
+    status, err = run_cli(["evaluate", "--players", str(path), "random", "random", "random", "--games", "1",
+                           "--no-progress", "--out", str(tmp_path / "out")], capsys)
+    assert_one_line_error(status, err, message)
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
@@ -259,6 +302,19 @@ def test_engine_set_state_with_a_bad_shape_changes_nothing():
             engine.set_state(broken)
         for key, array in engine.get_state()["arrays"].items():
             assert array.tobytes() == before["arrays"][key].tobytes(), key
+
+
+def test_replay_of_a_record_with_string_rewards_names_the_field(tmp_path, capsys):
+    from tests.render.conftest import play_recorded
+    from tests.render.test_records import resealed
+
+    body = json.loads(play_recorded("stockpile").to_json())
+    path = tmp_path / "game.json"
+    path.write_text(resealed({**body, "rewards": ["1", "2", "3", "4"]}))
+    for argv in (["replay", str(path)], ["replay", str(path), "--html", str(tmp_path / "game.html")]):
+        status, err = run_cli(argv, capsys)
+        assert_one_line_error(status, err, r"field 'rewards' must be a list of 4 numbers, got \['1', '2'")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
 def test_terminal_text_from_files_is_shown_as_escapes():

@@ -32,6 +32,13 @@ MODULES = {"stockpile": stockpile_v1, "stonk_market": stonk_market_v1, "stocks_a
         ("stockpile", {"rounds": 2**40}, r"rounds must be 1\.\.1000"),
         ("stockpile", {"bid_values": "0123"}, r"bid_values must be a tuple"),
         ("stockpile", {"bid_values": (0, 1.5)}, r"each of bid_values must be an integer"),
+        # a set has no order: refused even when it happens to iterate in order
+        ("stockpile", {"bid_values": {0, 1, 3}}, r"bid_values must be a tuple or list of 2\.\.16 integers, got "
+                                                 r"\{0, 1, 3\}; a set has no order"),
+        ("stockpile", {"bid_values": {0, 10, 3}}, r"got \{0, 10, 3\}; a set has no order"),
+        ("stockpile", {"bid_values": frozenset({0, 1})}, r"got frozenset\(\{0, 1\}\); a set has no order"),
+        ("stockpile", {"bid_values": {0: 1, 1: 2}}, r"bid_values must be a tuple or list .*, got \{0: 1, 1: 2\}$"),
+        ("stockpile", {"bid_values": [0]}, r"bid_values must be a tuple or list of 2\.\.16 integers, got 1: \[0\]"),
         # type slips
         ("stocks_and_bombs", {"num_players": True}, r"num_players must be an integer \(4\.\.6\), got True"),
         ("stocks_and_bombs", {"num_players": 4.0}, r"num_players must be an integer \(4\.\.6\), got 4\.0"),
@@ -68,6 +75,14 @@ def test_numpy_integers_work_wherever_python_ints_do(game):
     engine = vector.make(game, np.int64(2), num_players=np.int16(n))
     engine.reset(seed=np.int64(5))
     assert engine.num_envs == 2 and engine.config == module.CONFIG(num_players=n)
+
+
+@pytest.mark.parametrize("bids", [(0, 2, 5), [0, 2, 5], np.array([0, 2, 5], dtype=np.int16)],
+                         ids=["tuple", "list", "array"])
+def test_bid_values_in_any_ordered_form_are_stored_as_a_tuple_of_ints(bids):
+    config = stockpile_v1.CONFIG(bid_values=bids)
+    assert config.bid_values == (0, 2, 5) and all(type(v) is int for v in config.bid_values)
+    assert config == stockpile_v1.CONFIG(bid_values=(0, 2, 5))
 
 
 def test_the_largest_counters_the_state_holds_play_as_given():
@@ -176,7 +191,8 @@ def test_bad_render_options(options, message):
     ],
 )
 def test_selfplay_views_check_their_arguments(options, message):
-    from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv, SelfPlayVecEnv
+    from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
+    from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv
 
     for view in (SelfPlayVecEnv, SelfPlayGymVectorEnv):
         with pytest.raises(ValueError, match=message):

@@ -8,7 +8,9 @@ import sys
 import textwrap
 
 import pytest
+import torch
 
+from stonk_envs import cli
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config, to_yaml
 from stonk_envs.training.trainer import resume, train
@@ -33,6 +35,15 @@ def hold_lock(run_dir):
                               env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert holder.stdout.readline().strip() == "READY"
     return holder
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")
+def test_a_device_the_machine_lacks_is_refused_before_the_run_folder_is_made(tmp_path, capsys):
+    with pytest.raises(ValueError, match=r"ppo\.device=cuda, but torch sees no CUDA device"):
+        train(tiny(tmp_path / "run", 600, "ppo.device=cuda"))
+    assert cli.main(["train", *TINY, f"run_dir={tmp_path / 'run'}", "total_timesteps=600", "ppo.device=cuda"]) == 2
+    assert "ppo.device=cuda, but torch sees no CUDA device" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
 
 
 def test_a_second_trainer_is_refused_with_the_pid_of_the_first_and_the_lock_dies_with_it(tmp_path):

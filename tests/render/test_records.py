@@ -174,6 +174,14 @@ def resealed(body: dict) -> str:
         (lambda b: {**b, "deal_seed": -3}, "'deal_seed' must be an integer in 0..2\\*\\*63-1"),
         (lambda b: {**b, "scores": [1, 2]}, "field 'scores' must be a list of 4 numbers"),
         (lambda b: {**b, "colour": "red"}, "unknown field\\(s\\) \\['colour'\\]"),
+        (lambda b: {**b, "rewards": ["a", "b", "c", "d"]}, r"field 'rewards' must be a list of 4 numbers, got \['a'"),
+        (lambda b: {**b, "scores": [True] * 4}, r"field 'scores' must be a list of 4 numbers, got \[True"),
+        (lambda b: {**b, "config": {**b["config"], "num_players": True}},
+         r"field 'config' must be a mapping with an integer num_players, got True"),
+        (lambda b: {**b, "players": "abcd"}, r"field 'players' must be a list of 4 names, got 'abcd'"),
+        (lambda b: {**b, "players": [1, 2, 3, 4]}, r"field 'players' must be a list of 4 names, got \[1, 2"),
+        (lambda b: {**b, "env_seed": "7"}, r"field 'env_seed' must be an integer in 0..2\*\*63-1, got '7'"),
+        (lambda b: {**b, "version": 3}, r"field 'version' must be a string, got 3"),
     ],
 )
 def test_resealed_records_with_wrong_fields_fail_with_a_clear_error(game_record, edit, message):

@@ -3,7 +3,8 @@
 import numpy as np
 
 from stonk_envs import vector
-from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv, SelfPlayVecEnv
+from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
+from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv
 
 
 def _sb3_trace(seed):

@@ -9,7 +9,8 @@ from stable_baselines3.common.vec_env import VecCheckNan
 
 from stonk_envs import vector
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.vector.selfplay import SelfPlay, SelfPlayGymVectorEnv, SelfPlayVecEnv
+from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
+from stonk_envs.vector.selfplay import SelfPlay, SelfPlayGymVectorEnv
 
 SHORT = {"num_players": 4, "tick_cap": 3, "round_cap": 1}
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stonk_envs.core.rewards import REWARD_MODES
-from stonk_envs.core.validation import check_bool, check_choice, check_int, check_number, check_optional_int
+from stonk_envs.core.validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_int_sequence,
+    check_number,
+    check_optional_int,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROUNDS_BY_PLAYERS = {3: 7, 4: 6, 5: 5}
@@ -49,7 +56,8 @@ class StockpileConfig:
     action_move: int = 2
     """Price steps of a Stock Boom! (up) or Stock Bust! (down) card (S11)."""
     bid_values: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 20, 25)
-    """Values of a bidding track, $K, strictly increasing from 0 (S9)."""
+    """Values of a bidding track, $K, in the track's order: strictly increasing from 0 (S9). A
+    tuple or list (a list is stored as a tuple); a set is refused, as it has no order."""
     stock_per_company: int = 10
     """Stock cards of each company in the market deck (S5)."""
     fee_copies: int = 4
@@ -85,10 +93,7 @@ class StockpileConfig:
         self._set("memory", check_bool("memory", self.memory))
         self._set("reward_mode", check_choice("reward_mode", self.reward_mode, REWARD_MODES))
         self._set("reward_scale", check_number("reward_scale", self.reward_scale, MIN_REWARD_SCALE, MAX_REWARD_SCALE))
-        bids = self.bid_values
-        if isinstance(bids, (str, bytes)) or not hasattr(bids, "__len__") or not 2 <= len(bids) <= MAX_BID_VALUES:
-            raise ValueError(f"bid_values must be a tuple of 2..{MAX_BID_VALUES} integers, got {bids!r}")
-        bids = tuple(check_int("each of bid_values", v, 0, 10_000) for v in bids)
+        bids = check_int_sequence("bid_values", self.bid_values, 2, MAX_BID_VALUES, 0, 10_000)
         if bids[0] != 0 or any(bids[k + 1] <= bids[k] for k in range(len(bids) - 1)):
             raise ValueError(f"bid_values must start at 0 and strictly increase, got {bids}")
         self._set("bid_values", bids)
