@@ -4,6 +4,8 @@
   its YAML loader; :mod:`stonk_envs.training.config_shape` translates configs saved in the earlier shape.
 - :mod:`stonk_envs.training.run_loop`: the run loop both trainers share (schedule, checkpoints, evaluation,
   keeping, finishing).
+- :mod:`stonk_envs.training.crossplay_curve` and :mod:`stonk_envs.training.exploit_curve`: cross-play and
+  exploitability of a run's checkpoints, measured by the run loop.
 - :mod:`stonk_envs.training.ppo`: the batched trainer (``trainer: ppo``, every seat the learner holds is a sample).
 - :mod:`stonk_envs.training.sb3_run`: sb3-contrib's MaskablePPO (``trainer: sb3``) on the single-seat view.
 - :mod:`stonk_envs.training.selfplay`: that single-seat ``VecEnv`` view of N games (PettingZoo envs).

@@ -36,7 +36,7 @@ from tqdm import tqdm
 from stonk_envs.policies.checkpoint import make_metadata
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, to_dict
-from stonk_envs.training.ppo.crossplay import plot_ratings, rate_checkpoints
+from stonk_envs.training.crossplay_curve import plot_ratings, rate_checkpoints
 from stonk_envs.training.report import evaluate_policy, format_table, plot_learning_curve
 from stonk_envs.training.stopping import StopRequested, stop_on_signals
 
