@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from stonk_envs.training.report import evaluate_policy, format_table, plot_learn
 from stonk_envs.training.stopping import StopRequested, stop_on_signals
 
 
-class RunLoop:
+class RunLoop(ABC):
     """One training run: its config, folder, schedule, history and files; the learner comes from a subclass."""
 
     kind = ""
@@ -72,30 +73,39 @@ class RunLoop:
 
     # ------------------------------------------------------------------ the learner (subclasses)
     obs_size: int
+    """The network's input size (the policy files' metadata)."""
     num_actions: int
+    """The network's output size (the policy files' metadata)."""
 
+    @abstractmethod
     def new_model(self) -> None:
-        raise NotImplementedError
+        """Start a new run's learner."""
 
+    @abstractmethod
     def train_rollout(self) -> tuple[int, dict[str, float]]:
-        raise NotImplementedError
+        """Collect one rollout and update on it: the samples it made and the update's losses by name."""
 
+    @abstractmethod
     def game_statistics(self) -> dict[str, float]:
-        raise NotImplementedError
+        """``episode_reward`` and ``win_rate`` of the learner's recent games."""
 
+    @abstractmethod
     def add_snapshot(self) -> None:
-        raise NotImplementedError
+        """Freeze the learner into its league at the current step."""
 
+    @abstractmethod
     def save_policy(self, path: Path, metadata: dict[str, Any]) -> Path:
-        raise NotImplementedError
+        """Write the learner's policy file at ``path`` with ``metadata``."""
 
+    @abstractmethod
     def learner_state(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """Everything else a resume needs (its own random streams under ``"rng"``)."""
 
+    @abstractmethod
     def load_learner(self, policy_file: Path, state: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Restore the learner from its step's policy file and the saved state."""
 
-    def before_training(self) -> None:
+    def before_training(self) -> None:  # noqa: B027 (a hook a learner may leave as it is)
         """Work before the first rollout of a new run (none by default)."""
 
     def extra_report(self) -> dict[str, Any]:
@@ -110,7 +120,7 @@ class RunLoop:
     def load(self, policy_file: Path, state_file: Path) -> None:
         """Restore the learner and the loop from a checkpoint (``policy_file`` is its step's policy)."""
         state = run_state.load_state(state_file)
-        if state.get("trainer", "sb3") != self.kind:
+        if state.get("trainer", "sb3") != self.kind:  # the sb3 trainer's states named no trainer before
             raise ValueError(f"{state_file} was not saved by the {self.kind} trainer")
         self.load_learner(policy_file, state)
         self.step = state["step"]
