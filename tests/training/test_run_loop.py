@@ -11,7 +11,7 @@ from stonk_envs.training import run_loop
 from stonk_envs.training.config import load_config
 from stonk_envs.training.config_shape import upgrade
 from stonk_envs.training.ppo.run import PPORun
-from stonk_envs.training.trainer import train
+from stonk_envs.training.trainer import resume, train
 from tests.training import test_ppo, test_trainer
 
 
@@ -61,3 +61,18 @@ def test_a_batched_trainers_config_of_the_earlier_shape_moves_to_its_section():
     assert (config.ppo.league.exploiter_samples, config.ppo.league.pfsp_power) == (64, 2.0)
     assert config.ppo.league.heuristic_players == ["heuristic", "basic"]
     assert config.sb3 == load_config().sb3  # the other trainer's section keeps its defaults
+
+
+def test_a_batched_run_saved_in_the_earlier_config_shape_resumes(tmp_path):
+    import yaml
+
+    train(test_ppo.tiny_config(tmp_path, 300))
+    config_file = tmp_path / "config.yaml"
+    saved = yaml.safe_load(config_file.read_text())
+    ppo = saved.pop("ppo")
+    earlier = {**saved, "device": ppo.pop("device"), "imitation": ppo.pop("imitation"), "env_backend": "engine",
+               "league": {**saved["league"], **ppo.pop("league")}, "ppo": {**ppo, "obs_norm": "auto"}}
+    del earlier["sb3"]
+    config_file.write_text(yaml.safe_dump(earlier))
+    assert resume(tmp_path, ["total_timesteps=450"])["steps_trained"] >= 450
+    assert load_config(config_file).ppo.obs_norm == "running"
