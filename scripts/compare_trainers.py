@@ -25,17 +25,16 @@ GAMES = ("stocks_and_bombs", "stonk_market", "stockpile")
 
 
 def sb3_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str]) -> float:
-    from stonk_envs.training.trainer import Run
+    from stonk_envs.training.sb3_run import SB3Run
 
-    config = load_config(config_file, ["trainer=sb3", "device=auto", "ppo.obs_norm=auto", "eval.crossplay_games=0",
-                                       "imitation.samples=0",
-                                       "num_envs=16", "ppo.n_steps=128", "ppo.batch_size=512", "ppo.n_epochs=4",
-                                       "ppo.learning_rate=0.0003", "ppo.net_arch=[128,128]", "league.current=0.4",
+    config = load_config(config_file, ["trainer=sb3", "eval.crossplay_games=0",
+                                       "num_envs=16", "sb3.n_steps=128", "sb3.batch_size=512", "sb3.n_epochs=4",
+                                       "sb3.learning_rate=0.0003", "sb3.net_arch=[128,128]", "league.current=0.4",
                                        "league.past=0.2", "league.heuristic=0.1", "league.random=0.3",
-                                       "ppo.memory_scale=1", f"run_dir={run_dir}", "progress=false", *overrides])
-    run = Run(config)
+                                       f"run_dir={run_dir}", "progress=false", *overrides])
+    run = SB3Run(config)
     run.new_model()
-    per_rollout = config.num_envs * config.ppo.n_steps
+    per_rollout = config.num_envs * config.sb3.n_steps
     run.model.learn(per_rollout, reset_num_timesteps=False)
     started, before = time.perf_counter(), run.model.num_timesteps
     run.model.learn(per_rollout * rollouts, reset_num_timesteps=False)
@@ -48,7 +47,7 @@ def ppo_rate(config_file: Path, rollouts: int, run_dir: str, overrides: list[str
 
     from stonk_envs.training.ppo.run import PPORun
 
-    config = load_config(config_file, [f"run_dir={run_dir}", "progress=false", "device=cpu", *overrides])
+    config = load_config(config_file, [f"run_dir={run_dir}", "progress=false", "ppo.device=cpu", *overrides])
     run = PPORun(config)
     run.new_model()
     run.writer, run.bar = SummaryWriter(run_dir), tqdm(disable=True)

@@ -24,10 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "docs" / "figures"
 GAMES = ("stocks_and_bombs", "stonk_market", "stockpile")
 SB3_SETTINGS = (
-    "trainer=sb3 ppo.obs_norm=auto eval.crossplay_games=0 imitation.samples=0 num_envs=16 ppo.n_steps=128 "
-    "ppo.batch_size=512 ppo.n_epochs=4 ppo.learning_rate=0.0003 league.current=0.4 league.past=0.2 "
-    "league.heuristic=0.1 league.random=0.3 ppo.memory_scale=1 total_timesteps=300000 eval.interval=100000 "
-    "eval.num_games=100 checkpoint_interval=100000"
+    "trainer=sb3 eval.crossplay_games=0 num_envs=16 sb3.n_steps=128 sb3.batch_size=512 sb3.n_epochs=4 "
+    "sb3.learning_rate=0.0003 league.current=0.4 league.past=0.2 league.heuristic=0.1 league.random=0.3 "
+    "total_timesteps=300000 eval.interval=100000 eval.num_games=100 checkpoint_interval=100000"
 )
 RENDER_STEPS = 40
 """Steps of heuristic play before a table picture is taken, so the table has something on it."""

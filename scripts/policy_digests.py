@@ -27,8 +27,8 @@ from stonk_envs.configs import shipped_file
 from stonk_envs.training.config import load_config
 
 SCALED = (
-    "total_timesteps", "checkpoint_interval", "imitation.samples", "league.snapshot_interval",
-    "league.exploiter_samples", "eval.interval", "eval.exploit_samples", "eval.exploit_from",
+    "total_timesteps", "checkpoint_interval", "ppo.imitation.samples", "league.snapshot_interval",
+    "ppo.league.exploiter_samples", "eval.interval", "eval.exploit_samples", "eval.exploit_from",
 )
 """Sample counts and intervals that the scale cuts (each stays at least 1 where it was positive)."""
 GAMES_CUT = {"eval.num_games": 20, "eval.final_num_games": 40, "eval.crossplay_games": 8, "eval.exploit_games": 40}

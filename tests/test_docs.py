@@ -1,5 +1,6 @@
 """The docs hold: the README's examples run as shown, every relative link and anchor resolves,
-every config key has a row in its doc's tables, and no doc grows past about 400 lines."""
+every config key has a row in its doc's tables (the training configs' written from their schemas), and no doc
+grows past about 400 lines."""
 
 import dataclasses
 import importlib
@@ -85,7 +86,7 @@ def schemas():
     from stonk_envs.integrations.rllib_config import RLlibConfig
     from stonk_envs.training.config import TrainConfig
 
-    return [("training.md", TrainConfig), ("integrations.md", RLlibConfig), ("stockpile.md", StockpileConfig),
+    return [("config_keys.md", TrainConfig), ("config_keys.md", RLlibConfig), ("stockpile.md", StockpileConfig),
             ("stocks_and_bombs.md", StocksAndBombsConfig), ("stonk_market.md", StonkMarketConfig)]
 
 
@@ -113,3 +114,21 @@ def test_a_docs_observation_table_is_its_layout(doc, module, name):
     assert layout.markdown() in (ROOT / "docs" / doc).read_text(), (
         f"docs/{doc} does not hold the table of {module}.{name}: put {name}.markdown() in its place"
     )
+
+
+def test_the_config_keys_page_is_what_the_schemas_give():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("write_config_docs", ROOT / "scripts" / "write_config_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (ROOT / "docs" / "config_keys.md").read_text() == module.page(), (
+        "docs/config_keys.md differs from the schemas' docstrings; run python scripts/write_config_docs.py")
+
+
+def test_no_training_key_is_marked_as_one_trainers_only():
+    from stonk_envs.training import config
+
+    for text in ((ROOT / "docs" / "training.md").read_text(), (ROOT / "docs" / "config_keys.md").read_text(),
+                 Path(config.__file__).read_text()):
+        assert not re.search(r"(ppo|sb3) only|[Tt]rainer (ppo|sb3)\b|needs trainer=", text)

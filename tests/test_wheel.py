@@ -86,7 +86,7 @@ def test_the_installed_wheel_trains_from_a_config_name_outside_the_checkout(whee
     assert Path(where.stdout.strip()).is_relative_to(site)
     run_dir = tmp_path / "run"
     done = subprocess.run([sys.executable, "-m", "stonk_envs.cli", "train", "--config", "stocks_and_bombs", *TINY,
-                           "total_timesteps=300", "imitation.samples=200", "league.exploiter_samples=256",
+                           "total_timesteps=300", "ppo.imitation.samples=200", "ppo.league.exploiter_samples=256",
                            f"run_dir={run_dir}"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -4,9 +4,8 @@
 
 The learner holds one seat of each of ``num_envs`` games; the league (its past selves, the
 heuristic and random players) holds the others. Without ``--config`` the run starts from the
-schema's defaults, which are this trainer's; the shipped configs hold the batched trainer's
-settings, so a YAML file for this script sets the keys of docs/training.md's "The sb3-contrib
-trainer". Any config key can follow as ``KEY=VALUE``.
+schema's defaults; this trainer's own keys are in the config's ``sb3`` section (docs/training.md).
+Any config key can follow as ``KEY=VALUE``.
 """
 
 import argparse

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 QUIET_OVERRIDES = (
-    "imitation.samples=0", "eval.interval=0", "eval.num_games=1", "eval.final_num_games=1",
+    "ppo.imitation.samples=0", "eval.interval=0", "eval.num_games=1", "eval.final_num_games=1",
     "eval.opponents=[random]", "eval.workers=1", "eval.crossplay_games=0", "progress=false",
     "checkpoint_interval=1000000000000",
 )

@@ -41,16 +41,16 @@ def build_algorithm(config: RLlibConfig):
     from ray.rllib.algorithms.ppo import PPOConfig
 
     league = config.league
-    weights = {"self_play": league.self_play, "heuristic": league.heuristic, "random": league.random,
-               "snapshots": league.snapshots}
+    weights = {"self_play": league.current, "heuristic": league.heuristic, "random": league.random,
+               "snapshots": league.past}
     algorithm_config = (
         PPOConfig()
         # None waits for every env runner's samples (see RLlibConfig.sample_timeout_s).
         .env_runners(num_env_runners=config.num_env_runners, num_envs_per_env_runner=config.num_envs_per_env_runner,
                      sample_timeout_s=config.sample_timeout_s)
-        .training(train_batch_size_per_learner=config.train_batch_size, minibatch_size=config.minibatch_size,
-                  num_epochs=config.num_epochs, lr=config.lr, gamma=config.gamma, lambda_=config.gae_lambda,
-                  entropy_coeff=config.entropy_coeff)
+        .training(train_batch_size_per_learner=config.train_batch_size, minibatch_size=config.batch_size,
+                  num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma, lambda_=config.gae_lambda,
+                  entropy_coeff=config.ent_coef)
         .debugging(seed=config.seed)
     )
     setup = _vector if config.env_path == "vector" else _multi_agent
@@ -78,8 +78,8 @@ def _vector(algorithm_config, config: RLlibConfig, weights: dict):
                      add_default_connectors_to_module_to_env_pipeline=False)
         # the batched trainer's PPO: clip range 0.2, value loss weight 0.5, gradient norm 0.5, no KL term
         .training(clip_param=0.2, vf_loss_coeff=0.5, grad_clip=0.5, use_kl_loss=False)
-        .rl_module(rl_module_spec=flat_module_spec(config.hidden))
-        .callbacks(partial(VectorLeagueCallback, weights=weights, snapshot_every=league.snapshot_every,
+        .rl_module(rl_module_spec=flat_module_spec(config.net_arch))
+        .callbacks(partial(VectorLeagueCallback, weights=weights, snapshot_every=league.snapshot_iterations,
                            max_snapshots=league.max_snapshots))
     )
 
@@ -102,8 +102,8 @@ def _multi_agent(algorithm_config, config: RLlibConfig, weights: dict):
                                                      **config.env_config})
         .multi_agent(policies={LEARNER, *players}, policy_mapping_fn=mapping, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(
-            rl_module_specs={LEARNER: masked_module_spec(config.hidden), **players}))
-        .callbacks(partial(LeagueCallback, mapping=mapping, snapshot_every=league.snapshot_every,
+            rl_module_specs={LEARNER: masked_module_spec(config.net_arch), **players}))
+        .callbacks(partial(LeagueCallback, mapping=mapping, snapshot_every=league.snapshot_iterations,
                            max_snapshots=league.max_snapshots))
     )
 

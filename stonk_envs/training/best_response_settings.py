@@ -37,7 +37,7 @@ class LearnerSettings:
     @classmethod
     def of_run(cls, config: TrainConfig) -> LearnerSettings:
         """A training run's own settings (to measure its checkpoints as it trains)."""
-        return cls(config.num_envs, config.ppo, config.device, config.torch_threads)
+        return cls(config.num_envs, config.ppo, config.ppo.device, config.torch_threads)
 
 
 NUM_ENVS = {"stockpile": 512}

@@ -8,10 +8,10 @@ the wrong type or a value out of range raises ``ValueError`` naming the key.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
@@ -20,22 +20,23 @@ from stonk_envs.configs import load_yaml, merge
 from stonk_envs.core.validation import SEED_MAX, check_bool, check_choice, check_int, check_number
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.players import builtin_player_names, make_player
+from stonk_envs.training import config_shape
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
 ENV_BACKENDS = ("pettingzoo", "engine")
 """What runs the training games: each game's PettingZoo Parallel env, or one batched engine for all."""
-TRAINERS = ("sb3", "ppo")
-"""sb3: sb3-contrib's MaskablePPO, one learner seat per game; ppo: the batched trainer (training/ppo), every
-seat the learner holds learns."""
+TRAINERS = ("ppo", "sb3")
+"""ppo: the batched trainer (training/ppo), every seat the learner holds learns; sb3: sb3-contrib's MaskablePPO,
+one learner seat per game."""
 DEVICES = ("auto", "cpu", "cuda")
-OBS_NORMS = ("auto", "running", "bounds")
+OBS_NORMS = ("running", "bounds")
 PRECISIONS = ("auto", "float32", "bfloat16")
 MEMORY_STARTS = ("random", "zero")
 LEAGUE_MIXES = ("seat", "game")
 """How a new game's seats are given holders: each seat on its own, or one opponent kind per game."""
 EXPLOITER_STARTS = ("learner", "scratch", "chain", "alternate")
-"""Where each exploiter's weights start (``league.exploiter_start``)."""
+"""Where each exploiter's weights start (``ppo.league.exploiter_start``)."""
 
 
 BIG = 10**12
@@ -57,13 +58,14 @@ def _numbers(low: float | None = None, high: float | None = None, above: float |
 
 
 @dataclass
-class PPOConfig:
-    """MaskablePPO hyperparameters (sb3-contrib names)."""
+class PPOHyperparameters:
+    """The PPO hyperparameters that both trainers take (sb3-contrib's names); each trainer's section adds its own."""
+
+    SECTION: ClassVar[str] = ""
+    """The section's key, which validation errors name."""
 
     learning_rate: float = 3e-4
     """Adam step size."""
-    n_steps: int = 128
-    """Learner steps per environment per rollout."""
     batch_size: int = 512
     """Minibatch size of the update."""
     n_epochs: int = 4
@@ -82,31 +84,11 @@ class PPOConfig:
     """Gradient norm clip."""
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     """Hidden layer widths of the policy and value networks (separate networks)."""
-    obs_norm: str = "auto"
-    """Input scaling: ``running`` (standardise by running statistics, saved with the policy; trainer ppo only),
-    ``bounds`` (divide by the observation space's bounds) or ``auto`` (running for ppo, bounds for sb3)."""
-    hidden_precision: str = "float32"
-    """The hidden layers' products and activations (most of the arithmetic): ``float32``, or ``bfloat16``
-    (mixed precision: bfloat16 with float32 sums; the output layers, losses, weights and optimiser stay float32;
-    trainer ppo only), or ``auto`` (trainer ppo: bfloat16 where the device has it natively, else float32;
-    sb3: float32)."""
-
-    memory_start: str = "zero"
-    """The first layers' weights on the public memory's inputs: ``zero`` (the network starts as one without the
-    memory would, and learns to read it) or ``random`` (drawn with the others). Trainer ppo only: the sb3 trainer
-    draws every weight."""
-
-    memory_scale: float = 1.0
-    """The public memory's standardised inputs are multiplied by this (0 < scale <= 1) on their way into the
-    first layers. Adam moves each weight by about the learning rate per step whatever its input's size, so a
-    scale below 1 makes the memory's part of the first layers' input grow that much slower: a brake on fitting
-    noise in hundreds of inputs. It is folded into the saved policy's input statistics. Trainer ppo only."""
 
     def __post_init__(self):
-        _check(self, "ppo.", {
-            "memory_scale": _numbers(high=1.0, above=0.0),
+        prefix = f"{self.SECTION}."
+        _check(self, prefix, {
             "learning_rate": _numbers(high=1.0, above=0.0),
-            "n_steps": _ints(1, 10**7),
             "batch_size": _ints(1, 10**8),
             "n_epochs": _ints(1, 10**4),
             "gamma": _numbers(0.0, 1.0),
@@ -117,84 +99,52 @@ class PPOConfig:
             "max_grad_norm": _numbers(high=1e9, above=0.0),
         })
         if not self.net_arch or len(self.net_arch) > 64:
-            raise ValueError(f"ppo.net_arch must be a list of 1..64 layer widths, got {list(self.net_arch)}")
-        self.net_arch = [check_int("each width of ppo.net_arch", width, 1, 2**16) for width in self.net_arch]
-        self.obs_norm = check_choice("ppo.obs_norm", self.obs_norm, OBS_NORMS)
-        self.hidden_precision = check_choice("ppo.hidden_precision", self.hidden_precision, PRECISIONS)
-        self.memory_start = check_choice("ppo.memory_start", self.memory_start, MEMORY_STARTS)
+            raise ValueError(f"{prefix}net_arch must be a list of 1..64 layer widths, got {list(self.net_arch)}")
+        self.net_arch = [check_int(f"each width of {prefix}net_arch", width, 1, 2**16) for width in self.net_arch]
 
 
 @dataclass
-class LeagueConfig:
-    """Who plays the opponent seats: relative weights of each kind, and snapshotting."""
+class PPOLeagueConfig:
+    """How the batched trainer's league fills the seats beyond the common ``league`` weights."""
 
-    current: float = 0.4
-    """Weight of the live learner (pure self-play)."""
-    past: float = 0.2
-    """Weight of a past snapshot, drawn uniformly among those kept (the live learner until one exists)."""
-    heuristic: float = 0.1
-    """Weight of the game's heuristic player."""
-    random: float = 0.3
-    """Weight of the uniform random player."""
-    snapshot_interval: int = 50_000
-    """Learner steps between snapshots added to the league."""
-    max_snapshots: int = 10
-    """Snapshots kept; the oldest is dropped first."""
-    exploiter_samples: int = 0
-    """Trainer ppo: after each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many
-    learner samples against the learner from its weights, and joins the snapshots (drawn as ``past``, kept
-    under the step after the snapshot's); 0: none."""
-    exploiter_start: str = "learner"
-    """Trainer ppo: the weights each exploiter starts from. ``learner``: the learner's. ``scratch``: fresh ones.
-    ``chain``: fresh ones for the first, then each starts from the exploiter before it, so one exploiter
-    keeps training against the newest learner (AlphaStar's main exploiters). ``alternate``: fresh ones for the
-    first, the learner's for the second, and so on in turn, so the league meets both kinds of best response."""
     heuristic_players: list[str] = field(default_factory=lambda: ["heuristic"])
-    """Trainer ppo: the built-in players (``stonk-envs players``) that hold the ``heuristic`` seats, one drawn
-    evenly for each seat; e.g. ``[heuristic, basic]`` adds a player that trades only for its own gain."""
-    pfsp_power: float = 0.0
-    """Trainer ppo: how ``past`` seats choose among the kept snapshots and exploiters. 0: evenly.
-    p > 0: prioritised fictitious self-play, each member weighted by ``(1 - x) ** p``, where x is the
-    learner's recent win rate in games the member plays in (:class:`~stonk_envs.training.ppo.rollout.PastResults`),
-    so members that beat the learner come back more often."""
+    """The built-in players (``stonk-envs players``) that hold the ``heuristic`` seats, one drawn evenly for
+    each seat; e.g. ``[heuristic, basic]`` adds a player that trades only for its own gain."""
     mix: str = "seat"
-    """Trainer ppo. ``seat``: each seat's holder is drawn with the weights on its own. ``game``: each
-    seat is the learner with the weight of ``current``, and every other seat of the game is held by
-    one opponent kind, drawn per game with the other weights (so games against three heuristic or
-    three random players happen, as in an evaluation)."""
+    """``seat``: each seat's holder is drawn with the weights on its own. ``game``: each seat is the learner
+    with the weight of ``current``, and every other seat of the game is held by one opponent kind, drawn per
+    game with the other weights (so games against three heuristic or three random players happen, as in an
+    evaluation)."""
+    pfsp_power: float = 0.0
+    """How ``past`` seats choose among the kept snapshots and exploiters. 0: evenly. p > 0: prioritised
+    fictitious self-play, each member weighted by ``(1 - x) ** p``, where x is the learner's recent win rate in
+    games the member plays in (:class:`~stonk_envs.training.ppo.rollout.PastResults`), so members that beat
+    the learner come back more often."""
+    exploiter_samples: int = 0
+    """After each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many learner
+    samples against the learner from its weights, and joins the snapshots (drawn as ``past``, kept under the
+    step after the snapshot's); 0: none."""
+    exploiter_start: str = "learner"
+    """The weights each exploiter starts from. ``learner``: the learner's. ``scratch``: fresh ones. ``chain``:
+    fresh ones for the first, then each starts from the exploiter before it, so one exploiter keeps training
+    against the newest learner (AlphaStar's main exploiters). ``alternate``: fresh ones for the first, the
+    learner's for the second, and so on in turn, so the league meets both kinds of best response."""
 
     def __post_init__(self):
-        _check(self, "league.", {
-            **dict.fromkeys(OPPONENT_KINDS, _numbers(0.0, 1e9)),
-            "snapshot_interval": _ints(1),
-            "max_snapshots": _ints(1, 10**4),
+        _check(self, "ppo.league.", {
             "exploiter_samples": _ints(0),
             "pfsp_power": _numbers(0.0, 100.0),
         })
-        weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
-        if sum(weights.values()) <= 0:
-            raise ValueError(f"league weights {weights} must be >= 0 with a positive sum")
-        self.mix = check_choice("league.mix", self.mix, LEAGUE_MIXES)
-        self.exploiter_start = check_choice("league.exploiter_start", self.exploiter_start, EXPLOITER_STARTS)
-        if self.exploiter_start == "chain" and self.max_snapshots < 2:
-            raise ValueError("league.exploiter_start=chain needs league.max_snapshots >= 2 (the snapshot taken "
-                             f"with each exploiter and the exploiter before it), got {self.max_snapshots}")
+        self.mix = check_choice("ppo.league.mix", self.mix, LEAGUE_MIXES)
+        self.exploiter_start = check_choice("ppo.league.exploiter_start", self.exploiter_start, EXPLOITER_STARTS)
         self.heuristic_players = list(self.heuristic_players)
         if not self.heuristic_players:
-            raise ValueError("league.heuristic_players must name at least one built-in player")
-        if self.mix == "game" and sum(w for kind, w in weights.items() if kind != "current") <= 0:
-            raise ValueError(f"league.mix=game needs a positive weight for an opponent kind, got {weights}")
-
-    def weights(self) -> dict[str, float]:
-        """The opponent mix as probabilities."""
-        raw = {kind: float(getattr(self, kind)) for kind in OPPONENT_KINDS}
-        total = sum(raw.values())
-        return {kind: w / total for kind, w in raw.items()}
+            raise ValueError("ppo.league.heuristic_players must name at least one built-in player")
 
 
 @dataclass
 class ImitationConfig:
-    """Trainer ppo: a warm start that fits the network to a teacher's play before PPO begins.
+    """A warm start that fits the network to a teacher's play before PPO begins.
 
     The teacher plays the learner's seats (against the league) for ``samples`` decisions; the
     actor is fitted to its actions (cross-entropy) and the critic to its returns (GAE targets),
@@ -215,12 +165,105 @@ class ImitationConfig:
     decisions (the teacher labels them from the same observation); 0: none."""
 
     def __post_init__(self):
-        _check(self, "imitation.", {
+        _check(self, "ppo.imitation.", {
             "samples": _ints(0),
             "epochs": _ints(1, 10**4),
             "learning_rate": _numbers(high=1.0, above=0.0),
             "ppo_coef": _numbers(0.0, 1e6),
         })
+
+
+@dataclass
+class PPOConfig(PPOHyperparameters):
+    """The batched trainer (``trainer: ppo``): every seat the learner holds in every game is a sample."""
+
+    SECTION: ClassVar[str] = "ppo"
+
+    device: str = "auto"
+    """Torch device: ``auto`` (cuda when available), ``cpu`` or ``cuda``."""
+    n_steps: int = 128
+    """Engine steps per rollout (each steps every game of the engine once)."""
+    obs_norm: str = "running"
+    """Input scaling: ``running`` (standardise by running statistics, saved with the policy) or ``bounds``
+    (divide by the observation space's bounds)."""
+    hidden_precision: str = "float32"
+    """The hidden layers' products and activations (most of the arithmetic): ``float32``, or ``bfloat16``
+    (mixed precision: bfloat16 with float32 sums; the output layers, losses, weights and optimiser stay float32),
+    or ``auto`` (bfloat16 where the device has it natively, else float32)."""
+    memory_start: str = "zero"
+    """The first layers' weights on the public memory's inputs: ``zero`` (the network starts as one without the
+    memory would, and learns to read it) or ``random`` (drawn with the others)."""
+    memory_scale: float = 1.0
+    """The public memory's standardised inputs are multiplied by this (0 < scale <= 1) on their way into the
+    first layers. Adam moves each weight by about the learning rate per step whatever its input's size, so a
+    scale below 1 makes the memory's part of the first layers' input grow that much slower: a brake on fitting
+    noise in hundreds of inputs. It is folded into the saved policy's input statistics."""
+    league: PPOLeagueConfig = field(default_factory=PPOLeagueConfig)
+    imitation: ImitationConfig = field(default_factory=ImitationConfig)
+
+    def __post_init__(self):
+        super().__post_init__()
+        _check(self, "ppo.", {
+            "n_steps": _ints(1, 10**7),
+            "memory_scale": _numbers(high=1.0, above=0.0),
+        })
+        self.device = check_choice("ppo.device", self.device, DEVICES)
+        self.obs_norm = check_choice("ppo.obs_norm", self.obs_norm, OBS_NORMS)
+        self.hidden_precision = check_choice("ppo.hidden_precision", self.hidden_precision, PRECISIONS)
+        self.memory_start = check_choice("ppo.memory_start", self.memory_start, MEMORY_STARTS)
+
+
+@dataclass
+class SB3Config(PPOHyperparameters):
+    """sb3-contrib's MaskablePPO (``trainer: sb3``): one learner seat in each game, on the CPU, inputs scaled by
+    the observation space's bounds."""
+
+    SECTION: ClassVar[str] = "sb3"
+
+    n_steps: int = 128
+    """Learner steps in each game per rollout (a rollout is ``num_envs * n_steps`` samples)."""
+    env_backend: str = "engine"
+    """What runs the games: ``engine`` (one batched engine, stonk_envs.vector) or ``pettingzoo`` (a Parallel
+    env each); the same self-play either way, on other game seeds."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        _check(self, "sb3.", {"n_steps": _ints(1, 10**7)})
+        self.env_backend = check_choice("sb3.env_backend", self.env_backend, ENV_BACKENDS)
+
+
+@dataclass
+class LeagueConfig:
+    """Who plays the opponent seats: relative weights of each kind, and snapshotting."""
+
+    current: float = 0.4
+    """Weight of the live learner (pure self-play)."""
+    past: float = 0.2
+    """Weight of a past snapshot, drawn uniformly among those kept (the live learner until one exists)."""
+    heuristic: float = 0.1
+    """Weight of the game's heuristic player."""
+    random: float = 0.3
+    """Weight of the uniform random player."""
+    snapshot_interval: int = 50_000
+    """Learner steps between snapshots added to the league."""
+    max_snapshots: int = 10
+    """Snapshots kept; the oldest is dropped first."""
+
+    def __post_init__(self):
+        _check(self, "league.", {
+            **dict.fromkeys(OPPONENT_KINDS, _numbers(0.0, 1e9)),
+            "snapshot_interval": _ints(1),
+            "max_snapshots": _ints(1, 10**4),
+        })
+        weights = {kind: getattr(self, kind) for kind in OPPONENT_KINDS}
+        if sum(weights.values()) <= 0:
+            raise ValueError(f"league weights {weights} must be >= 0 with a positive sum")
+
+    def weights(self) -> dict[str, float]:
+        """The opponent mix as probabilities."""
+        raw = {kind: float(getattr(self, kind)) for kind in OPPONENT_KINDS}
+        total = sum(raw.values())
+        return {kind: w / total for kind, w in raw.items()}
 
 
 @dataclass
@@ -239,26 +282,27 @@ class EvalConfig:
     """Worker processes of the evaluation harness. 1 plays in the training process, where the game and
     players are already compiled; each extra process pays that start-up again at every evaluation."""
     keep_best: bool = True
-    """The run's ``policy.zip`` is the evaluated checkpoint with the best win rate against the first
-    of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds.
-    (trainer ppo: the best win share, ties split, against the first of ``opponents``)."""
+    """The run's ``policy.zip`` is the evaluated checkpoint with the best win share (ties split) against the
+    first of ``opponents`` (False: the final weights). The final evaluation plays it on fresh seeds."""
     crossplay_games: int = 0
-    """Trainer ppo: at each evaluation, games of a league of the evaluated checkpoints (the newest
-    ``crossplay_max``) with the heuristic and random players, rated by OpenSkill; 0: none."""
+    """At each evaluation, games of a league of the evaluated checkpoints (the newest ``crossplay_max``) with
+    the heuristic and random players, rated by OpenSkill; 0: none."""
     crossplay_max: int = 8
     """Checkpoints in each cross-play league."""
     exploit_samples: int = 0
-    """Trainer ppo: at each evaluation, train a best response of this many learner samples against the
-    evaluated checkpoint (:mod:`stonk_envs.training.exploit_curve`), its approximate exploitability, plotted
-    beside the rating curve; 0: none."""
+    """At each evaluation, train a best response of this many learner samples (the batched trainer's, with the
+    ``ppo`` section's network and settings) against the evaluated checkpoint
+    (:mod:`stonk_envs.training.exploit_curve`), its approximate exploitability, plotted beside the rating curve;
+    0: none."""
     exploit_games: int = 1000
     """Games of each of those best responses against its checkpoint."""
     exploit_starts: list[str] = field(default_factory=lambda: ["frozen"])
-    """Their starts: ``frozen`` (the checkpoint's own weights) and/or ``scratch``."""
+    """Their starts: ``frozen`` (the checkpoint's own weights, so a policy file of the batched trainer) and/or
+    ``scratch``."""
     exploit_from: int = 0
     """Measure only the evaluated checkpoints of this step or later (the final one too, when it is)."""
     keep_least_exploitable: bool = False
-    """Trainer ppo, with ``exploit_samples``: the run's ``policy.zip`` is the measured checkpoint that
+    """With ``exploit_samples``: the run's ``policy.zip`` is the measured checkpoint that
     its best response beat least (the latest on ties; the last checkpoint if the run ended before
     ``exploit_from``), not the one ``keep_best`` chooses."""
 
@@ -286,13 +330,11 @@ class EvalConfig:
 
 @dataclass
 class TrainConfig:
-    """One self-play training run."""
+    """One self-play training run: the common keys, then each trainer's own section."""
 
-    trainer: str = "sb3"
-    """``sb3`` (sb3-contrib's MaskablePPO, one learner seat per game) or ``ppo`` (the batched trainer: every
-    seat the learner holds in every game is a training sample)."""
-    device: str = "auto"
-    """Torch device of the ppo trainer: ``auto`` (cuda when available), ``cpu`` or ``cuda``; sb3 runs on cpu."""
+    trainer: str = "ppo"
+    """``ppo`` (the batched trainer, section ``ppo``: every seat the learner holds in every game is a training
+    sample) or ``sb3`` (sb3-contrib's MaskablePPO, section ``sb3``: one learner seat per game)."""
     game: str = "stocks_and_bombs"
     """Game name: stockpile, stonk_market or stocks_and_bombs."""
     num_players: int = 4
@@ -302,10 +344,7 @@ class TrainConfig:
     total_timesteps: int = 300_000
     """Training samples (learner decisions, one per transition) to train for."""
     num_envs: int = 16
-    """Games played side by side (sb3: one learner seat in each)."""
-    env_backend: str = "engine"
-    """What runs those games: ``engine`` (one batched engine, stonk_envs.vector) or ``pettingzoo`` (a
-    Parallel env each); the same self-play either way, on other game seeds."""
+    """Games played side by side."""
     seed: int = 0
     """Seed of the games, the league draws and torch."""
     run_dir: str = "runs/stocks_and_bombs"
@@ -313,14 +352,14 @@ class TrainConfig:
     checkpoint_interval: int = 100_000
     """Learner steps between checkpoints (also written at every evaluation and at the end)."""
     torch_threads: int = 1
-    """Threads torch may use; 0: one per core this process may run on (trainer ppo: per core left free by other
-    processes, re-counted before every rollout; see stonk_envs/training/threads.py)."""
+    """Threads torch may use; 0: one per core left free by other processes (re-counted before every rollout by
+    the batched trainer; see stonk_envs/training/threads.py)."""
     progress: bool = True
     """Show a progress bar."""
-    ppo: PPOConfig = field(default_factory=PPOConfig)
     league: LeagueConfig = field(default_factory=LeagueConfig)
-    imitation: ImitationConfig = field(default_factory=ImitationConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    sb3: SB3Config = field(default_factory=SB3Config)
 
     def __post_init__(self):
         game_module(self.game)  # names the choices for an unknown game
@@ -328,8 +367,6 @@ class TrainConfig:
             raise ValueError("env_config must not set num_players; use the top-level num_players")
         _check(self, "", {
             "trainer": lambda key, value: check_choice(key, value, TRAINERS),
-            "device": lambda key, value: check_choice(key, value, DEVICES),
-            "env_backend": lambda key, value: check_choice(key, value, ENV_BACKENDS),
             "num_players": _ints(1, 64),
             "total_timesteps": _ints(1),
             "num_envs": _ints(1, 2**20),
@@ -338,51 +375,33 @@ class TrainConfig:
             "torch_threads": _ints(0, 1024),
             "progress": check_bool,
         })
-        if self.trainer == "sb3" and self.device == "cuda":
-            raise ValueError("device=cuda needs trainer=ppo (the sb3 trainer runs on cpu)")
-        if self.trainer == "sb3" and self.ppo.obs_norm == "running":
-            raise ValueError("ppo.obs_norm=running needs trainer=ppo (the sb3 trainer scales by bounds)")
-        if self.trainer == "sb3" and self.league.exploiter_samples:
-            raise ValueError("league.exploiter_samples needs trainer=ppo; set it to 0 for sb3")
-        if self.trainer == "sb3" and self.league.pfsp_power:
-            raise ValueError("league.pfsp_power needs trainer=ppo; the sb3 trainer draws its snapshots evenly")
-        if self.trainer == "sb3" and self.eval.exploit_samples:
-            raise ValueError("eval.exploit_samples needs trainer=ppo; set it to 0 for sb3")
-        e = self.eval
+        e, league, im = self.eval, self.ppo.league, self.ppo.imitation
         if e.keep_least_exploitable and not e.exploit_samples:
             raise ValueError("eval.keep_least_exploitable needs eval.exploit_samples > 0 (the best responses "
                              "that measure the checkpoints)")
         if e.keep_least_exploitable and e.keep_best:
             raise ValueError("eval.keep_least_exploitable and eval.keep_best each choose the kept policy; "
                              "set eval.keep_best=false")
-        if self.trainer == "sb3" and self.eval.crossplay_games:
-            raise ValueError("eval.crossplay_games needs trainer=ppo; set it to 0 for sb3")
-        if self.trainer == "sb3" and self.ppo.hidden_precision == "bfloat16":
-            raise ValueError("ppo.hidden_precision=bfloat16 needs trainer=ppo (the sb3 trainer runs in float32)")
-        if self.trainer == "sb3" and self.league.mix != "seat":
-            raise ValueError("league.mix=game needs trainer=ppo; the sb3 trainer draws each seat on its own")
-        if self.trainer == "sb3" and self.league.heuristic_players != ["heuristic"]:
-            raise ValueError("league.heuristic_players needs trainer=ppo; the sb3 trainer's heuristic seats are the "
-                             "game's heuristic")
-        if self.trainer == "sb3" and self.imitation.samples:
-            raise ValueError("imitation.samples needs trainer=ppo; set it to 0 for sb3")
-        if self.trainer == "sb3" and self.ppo.memory_scale != 1.0:
-            raise ValueError("ppo.memory_scale needs trainer=ppo; the sb3 trainer feeds the memory as it is")
-        if self.trainer == "sb3" and self.imitation.ppo_coef:
-            raise ValueError("imitation.ppo_coef needs trainer=ppo; set it to 0 for sb3")
-        uses_teacher = self.imitation.samples or self.imitation.ppo_coef
-        if uses_teacher and self.imitation.teacher not in builtin_player_names(self.game):
+        if e.exploit_samples and self.trainer == "sb3" and "scratch" not in e.exploit_starts:
+            raise ValueError("eval.exploit_starts must include scratch for an sb3 run: the frozen start takes the "
+                             "checkpoint's weights, which only the batched trainer's policy files hold")
+        if league.exploiter_start == "chain" and self.league.max_snapshots < 2:
+            raise ValueError("ppo.league.exploiter_start=chain needs league.max_snapshots >= 2 (the snapshot taken "
+                             f"with each exploiter and the exploiter before it), got {self.league.max_snapshots}")
+        weights = {kind: getattr(self.league, kind) for kind in OPPONENT_KINDS}
+        if league.mix == "game" and sum(w for kind, w in weights.items() if kind != "current") <= 0:
+            raise ValueError(f"ppo.league.mix=game needs a positive weight for an opponent kind, got {weights}")
+        uses_teacher = im.samples or im.ppo_coef
+        if uses_teacher and im.teacher not in builtin_player_names(self.game):
             raise ValueError(
-                f"imitation.teacher: {self.imitation.teacher!r} is not a built-in {self.game} player; "
+                f"ppo.imitation.teacher: {im.teacher!r} is not a built-in {self.game} player; "
                 f"choose one of {builtin_player_names(self.game)}"
             )
-        if self.trainer == "ppo" and self.env_backend != "engine":
-            raise ValueError("trainer=ppo runs on the batched engine; set env_backend=engine")
         if not self.run_dir:
             raise ValueError("run_dir must not be empty")
-        rollout = self.num_envs * self.ppo.n_steps
-        if self.trainer == "sb3" and self.ppo.batch_size > rollout:
-            raise ValueError(f"ppo.batch_size ({self.ppo.batch_size}) exceeds num_envs * ppo.n_steps ({rollout})")
+        rollout = self.num_envs * self.sb3.n_steps
+        if self.trainer == "sb3" and self.sb3.batch_size > rollout:
+            raise ValueError(f"sb3.batch_size ({self.sb3.batch_size}) exceeds num_envs * sb3.n_steps ({rollout})")
         try:
             game_module(self.game).parallel_env(num_players=self.num_players, **self.env_config)
         except (TypeError, ValueError) as err:
@@ -392,9 +411,9 @@ class TrainConfig:
             raise ValueError(
                 f"{self.game} has no heuristic player; set league.heuristic=0 and drop it from eval.opponents"
             )
-        unknown = [name for name in self.league.heuristic_players if name not in builtin_player_names(self.game)]
+        unknown = [name for name in league.heuristic_players if name not in builtin_player_names(self.game)]
         if unknown:
-            raise ValueError(f"league.heuristic_players: {unknown} are not built-in {self.game} players; "
+            raise ValueError(f"ppo.league.heuristic_players: {unknown} are not built-in {self.game} players; "
                              f"choose among {builtin_player_names(self.game)}")
         for spec in self.eval.opponents:
             if spec not in builtin_player_names(self.game) and not Path(spec).is_file():
@@ -415,21 +434,48 @@ def torch_thread_count(setting: int) -> int:
     return setting or len(os.sched_getaffinity(0))
 
 
-def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
-    """The schema's defaults, then the YAML file at ``path``, then ``key=value`` overrides."""
+def load_config(
+    source: str | Path | Mapping[str, Any] | None = None, overrides: list[str] | tuple[str, ...] = ()
+) -> TrainConfig:
+    """The schema's defaults, then the YAML file at ``source`` (or a mapping), then ``key=value`` overrides.
+
+    A key of the config's earlier shape is refused with the key it is now (see
+    :mod:`stonk_envs.training.config_shape`).
+    """
     try:
         merged: DictConfig = OmegaConf.structured(TrainConfig, flags={"allow_objects": False})
         layers = []
-        if path is not None:
-            layers.append(load_yaml(path))
+        if isinstance(source, Mapping):
+            layers.append(OmegaConf.create(dict(source)))
+        elif source is not None:
+            layers.append(load_yaml(source))
         bad = [item for item in overrides if "=" not in item]
         if bad:
             raise ValueError(f"overrides must be KEY=VALUE, got {bad}")
         layers.append(OmegaConf.from_dotlist(list(overrides)))
+        for layer in layers:
+            _refuse_moved(OmegaConf.to_container(layer, resolve=False))
         merged = merge(merged, *layers)
         return OmegaConf.to_object(merged)
     except OmegaConfBaseException as err:
         raise ValueError(f"invalid training config: {_describe(err)}") from None
+
+
+def load_saved_config(run_dir: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
+    """A run folder's ``config.yaml`` (translated when it has the earlier shape), then ``key=value`` overrides."""
+    saved = OmegaConf.to_container(load_yaml(Path(run_dir) / "config.yaml"), resolve=False)
+    if config_shape.is_earlier_shape(saved):
+        saved = config_shape.upgrade(saved)
+    return load_config(saved, overrides)
+
+
+def _refuse_moved(layer: dict) -> None:
+    """``ValueError`` naming each key of the earlier shape in ``layer`` and where it is now."""
+    moved = config_shape.moved_keys(layer)
+    if moved:
+        where = ", ".join(f"{old} is now {new}" for old, new in moved.items())
+        raise ValueError(f"invalid training config: {where} (each trainer's keys are in its own section; "
+                         "--resume translates a saved run folder)")
 
 
 def _describe(err: OmegaConfBaseException) -> str:

@@ -10,5 +10,5 @@ def resolve_device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device=cuda, but torch sees no CUDA device (this torch build or machine has none)")
+        raise ValueError("ppo.device=cuda, but torch sees no CUDA device (this torch build or machine has none)")
     return torch.device(name)

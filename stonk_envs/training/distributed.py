@@ -5,7 +5,7 @@ Launch with ``torchrun`` on one machine or many (see ``docs/scaling.md``)::
     torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --config stocks_and_bombs
     torchrun --nproc-per-node 2 -m stonk_envs.training.distributed --resume runs/stocks_and_bombs
 
-- Backend: gloo on CPU, nccl on a GPU (``device``); each worker takes the GPU of its local rank.
+- Backend: gloo on CPU, nccl on a GPU (``ppo.device``); each worker takes the GPU of its local rank.
 - Worker ``r`` plays ``num_envs`` games of its own, seeded with ``seed + SEED_STRIDE * r``; the
   network starts from rank 0's weights. Every minibatch's gradients are averaged over the
   workers (one all-reduce of every gradient, flattened) before the clip and the Adam step, and
@@ -13,9 +13,9 @@ Launch with ``torchrun`` on one machine or many (see ``docs/scaling.md``)::
   give on any worker), so the weights stay identical after every update. The observation
   statistics fold in every worker's batch, in rank order, on every worker.
 - Steps count the samples of all workers together: ``total_timesteps``, the snapshot,
-  checkpoint and evaluation intervals and ``imitation.samples`` are totals, so league
+  checkpoint and evaluation intervals and ``ppo.imitation.samples`` are totals, so league
   snapshots are taken at the same step, from the same weights, on every worker. An exploiter
-  (``league.exploiter_samples``) is trained on rank 0 alone and its weights sent to the others.
+  (``ppo.league.exploiter_samples``) is trained on rank 0 alone and its weights sent to the others.
 - Rank 0 alone writes the run folder (checkpoints, evaluations, logs, the policy); the other
   workers write nothing there. ``--resume`` needs the same world size (saved in
   ``distributed.json``) and a run folder every worker can read; workers other than rank 0
@@ -46,7 +46,7 @@ from stonk_envs import cli_args
 from stonk_envs.files import check_output_dir
 from stonk_envs.policies.torch_policy import MaskedMLP
 from stonk_envs.training import run_state
-from stonk_envs.training.config import TrainConfig, check_opponents, load_config, to_yaml
+from stonk_envs.training.config import TrainConfig, check_opponents, load_config, load_saved_config, to_yaml
 from stonk_envs.training.ppo.normaliser import RunningStats, _moments
 from stonk_envs.training.ppo.run import PPORun
 
@@ -249,7 +249,7 @@ def train_worker(config: TrainConfig | None, world: World, resume_dir: str | Non
     if resume_dir is not None:
         run_dir = Path(resume_dir)
         check_world(run_dir, world)
-        config = load_config(run_dir / "config.yaml", [*overrides, f"run_dir={run_dir}"])
+        config = load_saved_config(run_dir, [*overrides, f"run_dir={run_dir}"])
         check_opponents(config)
         with rank_zero_lock(run_dir, world):
             if world.rank == 0:
@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = None if args.resume else load_config(args.config, args.overrides)
-        device = config.device if config else load_config(Path(args.resume) / "config.yaml").device
+        device = (config or load_saved_config(Path(args.resume))).ppo.device
         world = start(device)
     except ValueError as err:  # torch's word for a launch without torchrun's environment, too
         print(f"error: {err}", file=sys.stderr)

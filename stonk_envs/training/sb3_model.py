@@ -1,4 +1,4 @@
-"""sb3-contrib's MaskablePPO built from the training config's ``ppo`` section."""
+"""sb3-contrib's MaskablePPO built from PPO hyperparameters (the training config's ``sb3`` section)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import Logger
 
 from stonk_envs.policies.sb3_features import BoundsScaler
-from stonk_envs.training.config import PPOConfig
+from stonk_envs.training.config import PPOHyperparameters
 
 
-def maskable_ppo(venv: Any, ppo: PPOConfig, **overrides: Any) -> MaskablePPO:
+def maskable_ppo(venv: Any, ppo: PPOHyperparameters, **overrides: Any) -> MaskablePPO:
     """An MLP MaskablePPO learner on ``venv`` with ``ppo``'s hyperparameters, inputs scaled by bounds, on cpu.
 
     ``overrides`` are passed to MaskablePPO as they are (e.g. ``seed``, a smaller ``batch_size``).

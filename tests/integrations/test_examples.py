@@ -59,7 +59,7 @@ def test_rllib_example_and_self_play_with_an_env_runner(ray_session, tmp_path, m
     run_example("rllib_example.py", "stockpile", monkeypatch)
     assert capsys.readouterr().out.startswith("stockpile: 256 env steps")
     overrides = ["iterations=2", "env_path=multi_agent", "num_env_runners=1", "train_batch_size=200",
-                 "minibatch_size=100", "num_epochs=1", "league.snapshot_every=1", "league.max_snapshots=1",
+                 "batch_size=100", "n_epochs=1", "league.snapshot_iterations=1", "league.max_snapshots=1",
                  f"run_dir={tmp_path}", "env_config.round_cap=2"]
     config = load_rllib_config("rllib_stocks_and_bombs", overrides)
     policy = train_rllib(config, log=lambda line: None)
@@ -82,8 +82,8 @@ def test_a_remote_env_runner_plays_the_league_the_driver_trains(ray_session):
     from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
     from stonk_envs.integrations.rllib_train import build_algorithm
 
-    overrides = ["env_path=multi_agent", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100",
-                 "num_epochs=1", "hidden=[16]", "league.self_play=0", "league.snapshot_every=1",
+    overrides = ["env_path=multi_agent", "num_env_runners=1", "train_batch_size=200", "batch_size=100",
+                 "n_epochs=1", "net_arch=[16]", "league.current=0", "league.snapshot_iterations=1",
                  "env_config.round_cap=1"]
     algorithm = build_algorithm(load_rllib_config("rllib_stocks_and_bombs", overrides))
     try:
@@ -118,8 +118,8 @@ def _train_with_a_remote_runner(extra: list[str]) -> list[tuple[float, bool]]:
     from stonk_envs.integrations.rllib_league import LEARNER, learner_weights
     from stonk_envs.integrations.rllib_train import build_algorithm
 
-    overrides = ["env_path=multi_agent", "num_env_runners=1", "train_batch_size=200", "minibatch_size=100",
-                 "num_epochs=1", "hidden=[16]", "league.snapshot_every=0", "env_config.round_cap=1", *extra]
+    overrides = ["env_path=multi_agent", "num_env_runners=1", "train_batch_size=200", "batch_size=100",
+                 "n_epochs=1", "net_arch=[16]", "league.snapshot_iterations=0", "env_config.round_cap=1", *extra]
     algorithm = build_algorithm(load_rllib_config("rllib_stocks_and_bombs", overrides))
     try:
         seen, trained_steps = [], 0

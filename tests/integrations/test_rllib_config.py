@@ -29,20 +29,34 @@ def test_games_per_env_runner_default_to_the_path(env_path, games):
         (["iterations=0"], "iterations must be >= 1"),
         (["num_env_runners=-1"], "num_env_runners must be >= 0"),
         (["sample_timeout_s=0"], r"sample_timeout_s must be > 0 or null \(wait\), got 0"),
-        (["minibatch_size=50000"], r"minibatch_size \(50000\) must be <= train_batch_size"),
+        (["batch_size=50000"], r"batch_size \(50000\) must be <= train_batch_size"),
         (["league.random=-1"], "league weights must be >= 0"),
         (["game=chess"], "unknown game 'chess'"),
         (["nonsense=1"], "nonsense"),
         (["env_config.num_players=9"], "num_players"),
         (["env_path=fast"], r"env_path must be one of \['vector', 'multi_agent'\], got 'fast'"),
         (["torch_threads=-1"], "torch_threads must be >= 0"),
+        (["lr=0.001"], "lr is now learning_rate"),
+        (["league.snapshot_every=2"], "league.snapshot_every is now league.snapshot_iterations"),
         (["num_players=true"], r"Value 'True' of type 'bool' could not be converted to Integer \(key: num_players\)"),
-        (["hidden="], "invalid config: hidden must not be empty"),
+        (["net_arch="], "invalid config: net_arch must not be empty"),
     ],
 )
 def test_bad_values_are_named(overrides, message):
     with pytest.raises(ValueError, match=message):
         load_rllib_config(None, overrides)
+
+
+def test_keys_of_the_same_idea_have_the_training_configs_names():
+    from stonk_envs.training.config import LeagueConfig, PPOHyperparameters, TrainConfig
+
+    config = load_rllib_config("rllib_stockpile")
+    shared = {"learning_rate", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch"}
+    assert shared <= set(PPOHyperparameters.__dataclass_fields__) & set(type(config).__dataclass_fields__)
+    assert {"game", "num_players", "env_config", "seed", "torch_threads", "run_dir"} <= set(
+        TrainConfig.__dataclass_fields__) & set(type(config).__dataclass_fields__)
+    assert {"current", "past", "heuristic", "random", "max_snapshots"} <= set(
+        LeagueConfig.__dataclass_fields__) & set(type(config.league).__dataclass_fields__)
 
 
 def test_cli_reports_a_bad_config_without_a_traceback(capsys, tmp_path):

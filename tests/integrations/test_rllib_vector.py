@@ -17,8 +17,8 @@ from stonk_envs.vector.gym_vector import EngineVectorEnv
 
 GAMES = 16
 NUM_ACTIONS = 149  # Stocks & Bombs at 4 players
-OVERRIDES = [f"num_envs_per_env_runner={GAMES}", "train_batch_size=128", "minibatch_size=64", "num_epochs=1",
-             "hidden=[16]", "league.snapshot_every=1", "env_config.round_cap=1", "torch_threads=1"]
+OVERRIDES = [f"num_envs_per_env_runner={GAMES}", "train_batch_size=128", "batch_size=64", "n_epochs=1",
+             "net_arch=[16]", "league.snapshot_iterations=1", "env_config.round_cap=1", "torch_threads=1"]
 
 
 @pytest.fixture(scope="module")

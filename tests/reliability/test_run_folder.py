@@ -39,10 +39,10 @@ def hold_lock(run_dir):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")
 def test_a_device_the_machine_lacks_is_refused_before_the_run_folder_is_made(tmp_path, capsys):
-    with pytest.raises(ValueError, match="device=cuda, but torch sees no CUDA device"):
-        train(tiny(tmp_path / "run", 600, "device=cuda"))
-    assert cli.main(["train", *TINY, f"run_dir={tmp_path / 'run'}", "total_timesteps=600", "device=cuda"]) == 2
-    assert "device=cuda, but torch sees no CUDA device" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"ppo\.device=cuda, but torch sees no CUDA device"):
+        train(tiny(tmp_path / "run", 600, "ppo.device=cuda"))
+    assert cli.main(["train", *TINY, f"run_dir={tmp_path / 'run'}", "total_timesteps=600", "ppo.device=cuda"]) == 2
+    assert "ppo.device=cuda, but torch sees no CUDA device" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
 

@@ -13,7 +13,7 @@ def test_shipped_configs_load(name):
     assert config.game == name
     assert config.num_players == 4
     assert config.eval.final_num_games >= 1000
-    assert config.env_backend == "engine"
+    assert config.trainer == "ppo"
 
 
 def test_defaults_then_file_then_overrides(tmp_path):
@@ -49,9 +49,10 @@ def test_league_weights_are_normalised():
         ("num_envs: [1, 2]\n", [], "num_envs"),
         ("", ["ppo.gamma=1.5"], "ppo.gamma must be a finite number (0.0..1.0), got 1.5"),
         ("", ["num_envs=0"], "num_envs must be 1..1048576, got 0"),
-        ("", ["env_backend=jax"], "env_backend must be one of ['pettingzoo', 'engine'], got 'jax'"),
+        ("", ["sb3.env_backend=jax"], "sb3.env_backend must be one of ['pettingzoo', 'engine'], got 'jax'"),
         ("", ["league.random=-1"], "league.random must be a finite number (0.0..1000000000.0), got -1.0"),
-        ("", ["ppo.batch_size=4096", "num_envs=2", "ppo.n_steps=8"], "exceeds num_envs * ppo.n_steps (16)"),
+        ("", ["trainer=sb3", "sb3.batch_size=4096", "num_envs=2", "sb3.n_steps=8"],
+         "exceeds num_envs * sb3.n_steps (16)"),
         ("", ["game=chess"], "unknown game 'chess'"),
         ("", ["num_players=9"], "num_players must be 4..6, got 9"),
         ("", ["env_config.bombs=3"], "unknown option(s) ['bombs']"),
@@ -71,10 +72,10 @@ def test_league_weights_are_normalised():
         ("", ["run_dir="], "invalid config: run_dir must not be empty"),
         ("run_dir:\n", [], "invalid config: run_dir must not be empty"),
         ("seed:\n", [], "invalid config: seed must not be empty"),
-        ("", ["league.mix=games"], "league.mix must be one of ['seat', 'game'], got 'games'"),
-        ("", ["league.mix=game"], "league.mix=game needs trainer=ppo"),
-        ("", ["league.mix=game", "league.past=0", "league.heuristic=0", "league.random=0"],
-         "league.mix=game needs a positive weight for an opponent kind"),
+        ("", ["ppo.league.mix=games"], "ppo.league.mix must be one of ['seat', 'game'], got 'games'"),
+        ("", ["league.mix=game"], "league.mix is now ppo.league.mix"),
+        ("", ["ppo.league.mix=game", "league.past=0", "league.heuristic=0", "league.random=0"],
+         "ppo.league.mix=game needs a positive weight for an opponent kind"),
         ("num_envs: [1, 2\n", [], "is not valid YAML"),
         ("- 1\n- 2\n", [], "must hold key: value pairs, not a list"),
         ("\x00\xff garbage", [], "broken.yaml"),

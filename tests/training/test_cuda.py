@@ -39,7 +39,7 @@ def test_the_gpu_forward_pass_matches_the_cpu_one():
 
 
 def test_a_gpu_run_saves_a_cpu_policy_that_plays(tmp_path):
-    report = train(tiny_config(tmp_path / "run", 600, "device=cuda"))
+    report = train(tiny_config(tmp_path / "run", 600, "ppo.device=cuda"))
     assert report["steps_trained"] >= 600
     policy = load_policy(tmp_path / "run" / "policy.zip", game="stocks_and_bombs", num_players=4)
     assert isinstance(policy, TorchPolicy)
@@ -52,7 +52,7 @@ def test_a_gpu_run_saves_a_cpu_policy_that_plays(tmp_path):
 def test_seeded_gpu_runs_end_with_the_same_weights(tmp_path):
     states = []
     for name in ("a", "b"):
-        train(tiny_config(tmp_path / name, 600, "device=cuda", "eval.interval=0", "eval.crossplay_games=0"))
+        train(tiny_config(tmp_path / name, 600, "ppo.device=cuda", "eval.interval=0", "eval.crossplay_games=0"))
         states.append(run_state.load_state(run_state.latest_checkpoint(tmp_path / name)[2]))
     assert states[0]["step"] == states[1]["step"]
     assert_same_weights(states[0]["net"], states[1]["net"])

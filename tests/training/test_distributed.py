@@ -17,10 +17,10 @@ from tests.reliability.test_run_folder import hold_lock
 
 TINY = [
     "trainer=ppo", "game=stocks_and_bombs", "num_players=4", "num_envs=8", "total_timesteps=600", "torch_threads=1",
-    "ppo.n_steps=4", "ppo.batch_size=32", "ppo.n_epochs=2", "imitation.samples=100", "imitation.epochs=1",
+    "ppo.n_steps=4", "ppo.batch_size=32", "ppo.n_epochs=2", "ppo.imitation.samples=100", "ppo.imitation.epochs=1",
     "league.past=0.5", "league.snapshot_interval=200", "league.heuristic=0.1", "eval.interval=0",
     "eval.num_games=2", "eval.final_num_games=2", "eval.opponents=[random]", "eval.workers=1",
-    "eval.crossplay_games=0", "progress=false", "checkpoint_interval=300", "league.exploiter_samples=512",
+    "eval.crossplay_games=0", "progress=false", "checkpoint_interval=300", "ppo.league.exploiter_samples=512",
 ]
 
 

@@ -17,7 +17,7 @@ from stonk_envs.training.trainer import resume, train
 
 from .test_ppo import TINY, assert_same_weights, make_rollouts, state_of
 
-IMITATE = ["imitation.samples=3000", "imitation.epochs=4"]
+IMITATE = ["ppo.imitation.samples=3000", "ppo.imitation.epochs=4"]
 
 
 def agreement_with_teacher(run: PPORun, teacher, steps: int = 30) -> tuple[float, float]:
@@ -59,7 +59,7 @@ def test_the_warm_start_makes_the_actor_play_like_the_teacher(tmp_path):
     runs = {}
     for samples in (0, 3000):
         config = load_config(None, [*TINY, f"run_dir={tmp_path / str(samples)}", "total_timesteps=10",
-                                    "ppo.net_arch=[64]", f"imitation.samples={samples}", "imitation.epochs=4"])
+                                    "ppo.net_arch=[64]", f"ppo.imitation.samples={samples}", "ppo.imitation.epochs=4"])
         runs[samples] = PPORun(config)
         runs[samples].new_model()
     imitated = runs[3000]
@@ -96,7 +96,7 @@ def test_the_teacher_term_pulls_ppo_towards_the_teachers_choices(tmp_path):
     agreement = {}
     for coef in (0, 5):
         config = load_config(None, [*TINY, f"run_dir={tmp_path / str(coef)}", "total_timesteps=10", "ppo.net_arch=[64]",
-                                    "ppo.learning_rate=0.003", f"imitation.ppo_coef={coef}"])
+                                    "ppo.learning_rate=0.003", f"ppo.imitation.ppo_coef={coef}"])
         run = PPORun(config)
         run.new_model()
         run.writer, run.bar = SummaryWriter(str(tmp_path / f"tb{coef}")), tqdm(disable=True)
@@ -107,7 +107,7 @@ def test_the_teacher_term_pulls_ppo_towards_the_teachers_choices(tmp_path):
 
 
 def test_a_resumed_run_with_the_teacher_term_ends_with_the_weights_of_an_unbroken_one(tmp_path):
-    term = ["imitation.ppo_coef=0.5", "eval.interval=0", "eval.crossplay_games=0"]
+    term = ["ppo.imitation.ppo_coef=0.5", "eval.interval=0", "eval.crossplay_games=0"]
     train(load_config(None, [*TINY, *term, f"run_dir={tmp_path / 'straight'}", "total_timesteps=450"]))
     train(load_config(None, [*TINY, *term, f"run_dir={tmp_path / 'resumed'}", "total_timesteps=150"]))
     resume(tmp_path / "resumed", ["total_timesteps=450"])
@@ -162,15 +162,14 @@ def test_a_signal_during_the_warm_start_stops_after_it_and_resume_finishes_ident
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        (["trainer=sb3", "imitation.samples=1000"], "imitation.samples needs trainer=ppo"),
-        (["trainer=ppo", "imitation.samples=1000", "imitation.teacher=grandmaster"],
-         r"imitation.teacher: 'grandmaster' is not a built-in stocks_and_bombs player; choose one of"),
-        (["trainer=ppo", "imitation.samples=-1"], r"imitation.samples must be"),
-        (["trainer=ppo", "imitation.learning_rate=0"], r"imitation.learning_rate must be"),
-        (["trainer=sb3", "imitation.ppo_coef=0.5"], "imitation.ppo_coef needs trainer=ppo"),
-        (["trainer=ppo", "imitation.ppo_coef=-1"], r"imitation.ppo_coef must be"),
-        (["trainer=ppo", "imitation.ppo_coef=0.5", "imitation.teacher=grandmaster"],
-         r"imitation.teacher: 'grandmaster' is not a built-in"),
+        (["imitation.samples=1000"], "imitation is now ppo.imitation"),
+        (["trainer=ppo", "ppo.imitation.samples=1000", "ppo.imitation.teacher=grandmaster"],
+         r"ppo.imitation.teacher: 'grandmaster' is not a built-in stocks_and_bombs player; choose one of"),
+        (["trainer=ppo", "ppo.imitation.samples=-1"], r"ppo.imitation.samples must be"),
+        (["trainer=ppo", "ppo.imitation.learning_rate=0"], r"ppo.imitation.learning_rate must be"),
+        (["trainer=ppo", "ppo.imitation.ppo_coef=-1"], r"ppo.imitation.ppo_coef must be"),
+        (["trainer=ppo", "ppo.imitation.ppo_coef=0.5", "ppo.imitation.teacher=grandmaster"],
+         r"ppo.imitation.teacher: 'grandmaster' is not a built-in"),
     ],
 )
 def test_imitation_config_errors_name_the_key(overrides, message):

@@ -68,8 +68,8 @@ def test_finished_games_are_recorded_and_survive_the_saved_state():
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        (["league.pfsp_power=-1"], r"league.pfsp_power must be"),
-        (["trainer=sb3", "league.pfsp_power=2"], "league.pfsp_power needs trainer=ppo"),
+        (["ppo.league.pfsp_power=-1"], r"ppo.league.pfsp_power must be"),
+        (["league.pfsp_power=2"], "league.pfsp_power is now ppo.league.pfsp_power"),
     ],
 )
 def test_config_errors_name_the_key(overrides, message):

@@ -23,7 +23,7 @@ from stonk_envs.training.trainer import resume, train
 
 TINY = [
     "trainer=ppo",
-    "device=cpu",
+    "ppo.device=cpu",
     "num_envs=8",
     "ppo.n_steps=8",
     "ppo.batch_size=64",
@@ -163,16 +163,14 @@ def test_heuristic_seats_are_shared_evenly_among_the_named_players_and_each_play
     assert set(one.holder[one.holder != LEARNER].tolist()) == {HEURISTIC}
 
 
-def test_heuristic_players_must_be_built_in_players_of_the_game_and_need_the_batched_trainer(tmp_path):
-    with pytest.raises(ValueError, match=r"league.heuristic_players: \['trader'\] are not built-in stockpile"):
-        tiny_config(tmp_path, 100, "game=stockpile", "league.heuristic_players=[heuristic,trader]")
+def test_heuristic_players_must_be_built_in_players_of_the_game(tmp_path):
+    with pytest.raises(ValueError, match=r"ppo.league.heuristic_players: \['trader'\] are not built-in stockpile"):
+        tiny_config(tmp_path, 100, "game=stockpile", "ppo.league.heuristic_players=[heuristic,trader]")
     with pytest.raises(ValueError, match=r"league\.heuristic_players must name at least one"):
-        tiny_config(tmp_path, 100, "league.heuristic_players=[]")
-    with pytest.raises(ValueError, match=r"league\.heuristic_players needs trainer=ppo"):
-        tiny_config(tmp_path, 100, "trainer=sb3", "ppo.obs_norm=bounds", "imitation.samples=0",
-                    "eval.crossplay_games=0", "league.heuristic_players=[basic]")
+        tiny_config(tmp_path, 100, "ppo.league.heuristic_players=[]")
     assert tiny_config(tmp_path, 100, "game=stocks_and_bombs",
-                       "league.heuristic_players=[heuristic,basic]").league.heuristic_players == ["heuristic", "basic"]
+                       "ppo.league.heuristic_players=[heuristic,basic]").ppo.league.heuristic_players == [
+        "heuristic", "basic"]
 
 
 @pytest.fixture(scope="module")
@@ -255,19 +253,16 @@ def test_a_run_with_bfloat16_hidden_layers_resumes_bit_for_bit(tmp_path):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        (["trainer=jax"], r"trainer must be one of \['sb3', 'ppo'\], got 'jax'"),
-        (["trainer=ppo", "device=tpu"], r"device must be one of \['auto', 'cpu', 'cuda'\], got 'tpu'"),
-        (["trainer=sb3", "device=cuda"], "device=cuda needs trainer=ppo"),
-        (["trainer=sb3", "ppo.obs_norm=running"], "ppo.obs_norm=running needs trainer=ppo"),
+        (["trainer=jax"], r"trainer must be one of \['ppo', 'sb3'\], got 'jax'"),
+        (["trainer=ppo", "ppo.device=tpu"], r"device must be one of \['auto', 'cpu', 'cuda'\], got 'tpu'"),
+        (["device=cuda"], "device is now ppo.device"),
         (["trainer=ppo", "ppo.obs_norm=minmax"], r"ppo.obs_norm must be one of"),
-        (["trainer=ppo", "env_backend=pettingzoo"], "trainer=ppo runs on the batched engine"),
-        (["trainer=sb3", "eval.crossplay_games=10"], "eval.crossplay_games needs trainer=ppo"),
-        (["trainer=sb3", "ppo.hidden_precision=bfloat16"], "ppo.hidden_precision=bfloat16 needs trainer=ppo"),
+        (["trainer=ppo", "ppo.obs_norm=auto"], r"ppo.obs_norm must be one of \['running', 'bounds'\]"),
+        (["env_backend=engine"], "env_backend is now sb3.env_backend"),
         (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
         (["trainer=ppo", "ppo.memory_start=ones"], r"ppo.memory_start must be one of \['random', 'zero'\], got 'ones'"),
         (["trainer=ppo", "ppo.memory_scale=0"], rf"{SCALE_RANGE}, got 0.0"),
         (["trainer=ppo", "ppo.memory_scale=1.5"], rf"{SCALE_RANGE}, got 1.5"),
-        (["trainer=sb3", "ppo.memory_scale=0.5"], "ppo.memory_scale needs trainer=ppo"),
     ],
 )
 def test_config_errors_name_the_key(overrides, message):

@@ -36,7 +36,7 @@ def test_a_shipped_config_and_overrides(monkeypatch):
 
 
 @pytest.mark.parametrize(("name", "argv", "message"), [
-    ("sb3_selfplay", ["--config", "stocks_and_bombs"], "ppo.obs_norm=running needs trainer=ppo"),
+    ("sb3_selfplay", ["sb3.n_steps=0"], "sb3.n_steps must be 1..10000000, got 0"),
     ("ppo_selfplay", ["--config", "chess"], "no shipped config has that name"),
     ("ppo_selfplay", ["total_timesteps"], "overrides must be KEY=VALUE"),
 ])

@@ -11,14 +11,17 @@ import torch
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
-from stonk_envs.training.trainer import Run, SelfPlayCallback, resume, train
+from stonk_envs.training.run_loop import RunLoop
+from stonk_envs.training.sb3_run import WinCounter
+from stonk_envs.training.trainer import resume, train
 
 TINY = [
+    "trainer=sb3",
     "num_envs=4",
-    "ppo.n_steps=32",
-    "ppo.batch_size=64",
-    "ppo.n_epochs=1",
-    "ppo.net_arch=[32]",
+    "sb3.n_steps=32",
+    "sb3.batch_size=64",
+    "sb3.n_epochs=1",
+    "sb3.net_arch=[32]",
     "league.snapshot_interval=128",
     "league.max_snapshots=2",
     "checkpoint_interval=128",
@@ -52,13 +55,13 @@ def backend(request):
 @pytest.fixture(scope="module")
 def straight_run(tmp_path_factory, backend):
     run_dir = tmp_path_factory.mktemp(f"straight_{backend}")
-    report = train(tiny_config(run_dir, 512, f"env_backend={backend}"))
+    report = train(tiny_config(run_dir, 512, f"sb3.env_backend={backend}"))
     return run_dir, report
 
 
 def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, backend, capsys):
     run_dir, report = straight_run
-    assert load_config(run_dir / "config.yaml").env_backend == backend
+    assert load_config(run_dir / "config.yaml").sb3.env_backend == backend
     assert report["steps_trained"] == 512
     assert sorted(p.name for p in (run_dir / "checkpoints").glob("policy_*.zip")) == [
         f"policy_{s:010d}.zip" for s in (128, 256, 384, 512)
@@ -67,7 +70,7 @@ def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, back
     assert (metadata["game"], metadata["num_players"], metadata["num_actions"]) == ("stocks_and_bombs", 4, 149)
     assert metadata["observation_size"] == 854  # with the public memory
     assert metadata["extra"]["num_timesteps"] == 512
-    assert metadata["extra"]["train_config"]["ppo"]["net_arch"] == [32]
+    assert metadata["extra"]["train_config"]["sb3"]["net_arch"] == [32]
     policy = load_policy(run_dir / "policy.zip", game="stocks_and_bombs", num_players=4)
     masks = np.zeros((2, 149), dtype=np.int8)
     masks[0, [0, 5]] = 1
@@ -94,7 +97,7 @@ def test_a_new_run_refuses_a_used_folder(straight_run):
 
 def test_resume_continues_exactly_with_the_same_league(straight_run, backend, tmp_path):
     straight_dir, _ = straight_run
-    first = train(tiny_config(tmp_path, 256, f"env_backend={backend}"))
+    first = train(tiny_config(tmp_path, 256, f"sb3.env_backend={backend}"))
     assert first["steps_trained"] == 256
     state = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
     assert state["step"] == 256
@@ -117,7 +120,7 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(
     straight_run, backend, tmp_path, monkeypatch
 ):
     straight_dir, _ = straight_run
-    original = SelfPlayCallback._on_step
+    original = WinCounter._on_step
     sent = []
 
     def on_step(callback):
@@ -126,8 +129,8 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(
             signal.raise_signal(signal.SIGINT)
         return original(callback)
 
-    monkeypatch.setattr(SelfPlayCallback, "_on_step", on_step)
-    assert train(tiny_config(tmp_path, 512, f"env_backend={backend}")) is None
+    monkeypatch.setattr(WinCounter, "_on_step", on_step)
+    assert train(tiny_config(tmp_path, 512, f"sb3.env_backend={backend}")) is None
     assert sent == [160]
     assert run_state.latest_checkpoint(tmp_path)[0] == 256
     assert not (tmp_path / "policy.zip").exists()
@@ -143,8 +146,8 @@ def test_resume_refuses_changes_that_would_make_another_run(straight_run, backen
     with pytest.raises(ValueError, match=r"cannot change \['num_envs'\] when resuming"):
         resume(run_dir, ["num_envs=8"])
     other = "pettingzoo" if backend == "engine" else "engine"
-    with pytest.raises(ValueError, match=r"cannot change \['env_backend'\] when resuming"):
-        resume(run_dir, [f"env_backend={other}"])
+    with pytest.raises(ValueError, match=r"cannot change \['sb3.env_backend'\] when resuming"):
+        resume(run_dir, [f"sb3.env_backend={other}"])
 
 
 def test_resume_needs_a_run_folder(tmp_path):
@@ -159,29 +162,44 @@ def test_resume_needs_a_checkpoint(tmp_path):
 
 
 def test_the_kept_policy_is_the_best_evaluated_checkpoint():
-    def point(step, random_rate, heuristic_rate):
+    def point(step, random_share, heuristic_share):
         return {
             "step": step,
             "results": [
-                {"opponent": "random", "policy": {"win_rate": random_rate}},
-                {"opponent": "heuristic", "policy": {"win_rate": heuristic_rate}},
+                {"opponent": "random", "policy": {"win_share": random_share}},
+                {"opponent": "heuristic", "policy": {"win_share": heuristic_share}},
             ],
         }
 
     config = load_config(None, ["eval.opponents=[random,heuristic]"])
     run = SimpleNamespace(config=config, history=[point(100, 0.5, 0.9), point(200, 0.7, 0.1), point(300, 0.6, 0.5)])
-    assert Run.best_step(run) == 200
+    assert RunLoop.best_step(run) == 200
     run.history.append(point(400, 0.7, 0.0))
-    assert Run.best_step(run) == 400  # the later of equal win rates
+    assert RunLoop.best_step(run) == 400  # the later of equal win shares
 
 
-def test_a_run_saved_before_backends_existed_resumes_on_the_parallel_envs(tmp_path):
-    train(tiny_config(tmp_path, 256, "env_backend=pettingzoo"))
+def earlier_shape(saved: dict) -> dict:
+    """A saved sb3 config as the config's earlier shape wrote it: the sb3 keys in ``ppo``, no ``trainer`` (the
+    earlier default) and no ``env_backend`` (saved before it existed)."""
+    earlier = {key: value for key, value in saved.items() if key not in ("trainer", "sb3", "ppo")}
+    earlier["ppo"] = {key: value for key, value in saved["sb3"].items() if key != "env_backend"}
+    earlier["device"] = "auto"
+    earlier["imitation"] = {"samples": 0}
+    earlier["league"] = {**saved["league"], "pfsp_power": 0.0, "mix": "seat"}
+    return earlier
+
+
+def test_a_run_saved_in_the_earlier_config_shape_resumes_and_is_saved_in_todays(tmp_path):
+    import yaml
+
+    train(tiny_config(tmp_path, 256, "sb3.env_backend=pettingzoo"))
     config_file = tmp_path / "config.yaml"
-    lines = config_file.read_text().splitlines(keepends=True)
-    config_file.write_text("".join(line for line in lines if not line.startswith("env_backend:")))
+    config_file.write_text(yaml.safe_dump(earlier_shape(yaml.safe_load(config_file.read_text()))))
+    with pytest.raises(ValueError, match=r"device is now ppo\.device"):
+        load_config(config_file)
     assert resume(tmp_path, ["total_timesteps=384"])["steps_trained"] == 384
-    assert load_config(config_file).env_backend == "pettingzoo"
+    config = load_config(config_file)
+    assert (config.trainer, config.sb3.env_backend, config.sb3.n_steps) == ("sb3", "pettingzoo", 32)
 
 
 def test_the_printed_table_gives_the_win_share_with_its_interval():

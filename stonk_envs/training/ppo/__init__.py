@@ -5,7 +5,6 @@
 - :mod:`stonk_envs.training.ppo.network`: the actor-critic (its actor is the saved :class:`MaskedMLP`).
 - :mod:`stonk_envs.training.ppo.rollout`: playing a rollout on the batched engine, with league seats.
 - :mod:`stonk_envs.training.ppo.update`: the clipped PPO update.
-- :mod:`stonk_envs.training.ppo.crossplay`: cross-play leagues of a run's checkpoints and their rating curve.
-- :mod:`stonk_envs.training.ppo.run`: the run (checkpoints, resume, evaluation),
-  as :class:`stonk_envs.training.trainer.Run`.
+- :mod:`stonk_envs.training.ppo.run`: its learner in the shared run loop
+  (:class:`stonk_envs.training.run_loop.RunLoop`).
 """

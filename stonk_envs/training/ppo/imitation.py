@@ -1,7 +1,7 @@
 """The imitation warm start: fit the actor to a teacher's actions and the critic to its returns.
 
 Before PPO begins, the teacher (a built-in player) plays the learner's seats against the league
-for ``imitation.samples`` decisions, rollout by rollout as PPO would (:meth:`Rollouts.collect`
+for ``ppo.imitation.samples`` decisions, rollout by rollout as PPO would (:meth:`Rollouts.collect`
 with a teacher). Each rollout's decisions train the actor by cross-entropy on the teacher's
 actions and the critic by the GAE returns of the teacher's play, so PPO starts from a policy
 that plays like the teacher and a critic that values that play.

@@ -4,9 +4,9 @@ One engine step asks every seat that decides for an action: the learner's seats 
 forward pass (each decision a training sample), each league member's seats in one call of
 that member (not samples). A seat's holder is drawn when its game starts, from the league
 weights: ``current`` is the learner itself, ``past`` a frozen snapshot of it, ``heuristic``
-one of the built-in players named by ``league.heuristic_players`` (drawn evenly) and ``random``
+one of the built-in players named by ``ppo.league.heuristic_players`` (drawn evenly) and ``random``
 the uniform player; every game has at least one learner seat. With
-``league.mix=game`` all the seats of a game that the learner does not hold go to one kind.
+``ppo.league.mix=game`` all the seats of a game that the learner does not hold go to one kind.
 
 Samples are kept compactly (one row each, in the order they are made) with small tables of
 rows (engine steps) by columns (``game * P + seat``) for the per-seat advantages
@@ -35,7 +35,7 @@ LEARNER, RANDOM, HEURISTIC = -1, -2, -3
 """Seat holder codes; a holder >= 0 is the snapshot taken at that step."""
 KIND_CODES = {"current": LEARNER, "random": RANDOM}
 HEURISTIC_STRIDE = 100
-"""The i-th of ``league.heuristic_players`` holds code ``HEURISTIC - HEURISTIC_STRIDE * i`` (the first:
+"""The i-th of ``ppo.league.heuristic_players`` holds code ``HEURISTIC - HEURISTIC_STRIDE * i`` (the first:
 ``HEURISTIC``, the code of checkpoints that predate the option)."""
 
 
@@ -205,7 +205,7 @@ class Rollouts:
         self.probs = np.array([league_weights[k] for k in self.kinds], np.float64)
         self.probs /= self.probs.sum()
         self.mix = mix
-        """``seat``: each seat's holder drawn on its own; ``game``: one opponent kind per game (``league.mix``)."""
+        """``seat``: each seat's holder drawn on its own; ``game``: one opponent kind per game (``ppo.league.mix``)."""
         self.snapshots = snapshots
         self._heuristic_spec = heuristic_spec
         self.heuristic_players = tuple(heuristic_players)
