@@ -55,7 +55,8 @@ class CompiledPlayer(Policy):
     """A player whose whole batch is decided by one compiled kernel ``kernel(obs, masks, n, params, out)``.
 
     A subclass sets ``kernel`` (as a ``staticmethod``) and, in ``__init__``, ``n``, ``obs_size``,
-    ``num_actions`` and ``params`` (a tuple of the kernel's constants: numbers, tuples, arrays).
+    ``num_actions`` and ``params`` (a tuple of the kernel's constants: numbers, tuples, arrays;
+    among them the starts of the observation sections it reads, from its game's table).
     """
 
     kernel = None

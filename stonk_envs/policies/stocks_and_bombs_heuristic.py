@@ -14,6 +14,8 @@ B6). Each tick it:
 4. otherwise waits.
 
 Relative seats and colours are as in the observation: the player is seat 0 and owns colour 0.
+It finds its entries where the game's observation table puts them
+(:func:`~stonk_envs.policies.stocks_and_bombs_trader.section_starts`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from stonk_envs.games.stocks_and_bombs.core import num_actions, obs_size
 from stonk_envs.policies.base import CompiledPlayer
-from stonk_envs.policies.stocks_and_bombs_trader import round_score, score_table_into
+from stonk_envs.policies.stocks_and_bombs_trader import (
+    GIVE,
+    HOLDER,
+    RECEIVE,
+    ROUND,
+    TARGET,
+    round_score,
+    score_table_into,
+    section_starts,
+)
 
 
 @njit(cache=True)
@@ -72,14 +84,14 @@ def _my_score_after(holder, give, receive, target, n, after, pips):
 
 @njit(cache=True)
 def _act_batch(obs, masks, n, params, out):
-    patience = params[0]
+    patience, starts = params
     m = 3 * n
-    k_target = m * n
-    k_give = k_target + 2 * n
-    k_receive = k_give + n * m
-    k_tick = 9 * n * n + 4 * n + 1  # the tick entry, before any public memory
-    accept_base = 9 * n * n + 1
-    stop_action = 9 * n * n + n
+    k_holder, k_target = starts[HOLDER], starts[TARGET]
+    k_give = starts[GIVE]
+    k_receive = starts[RECEIVE]
+    k_tick = starts[ROUND] + 1
+    accept_base = m * m + 1  # the action layout (in the game's core)
+    stop_action = m * m + n
     holder = np.zeros(m, np.int64)
     after = np.zeros(m, np.int64)
     pips = np.zeros((n, n), np.int64)
@@ -87,7 +99,7 @@ def _act_batch(obs, masks, n, params, out):
     for b in range(obs.shape[0]):
         o = obs[b]
         for piece in range(m):
-            holder[piece] = _argmax(o, piece * n, n)
+            holder[piece] = _argmax(o, k_holder + piece * n, n)
         target = _argmax(o, k_target, n)
         _fill_pips(holder, n, pips)
         score_table_into(pips, n, table)
@@ -141,6 +153,6 @@ class StocksAndBombsHeuristic(CompiledPlayer):
         if patience < 0:
             raise ValueError(f"patience must be >= 0 ticks, got {patience}")
         self.n = n
-        self.obs_size = 9 * n * n + 4 * n + 3
-        self.num_actions = 9 * n * n + n + 1
-        self.params = (float(patience),)
+        self.obs_size = int(obs_size(n))
+        self.num_actions = int(num_actions(n))
+        self.params = (float(patience), section_starts(n))

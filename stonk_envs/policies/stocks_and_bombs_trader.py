@@ -25,7 +25,9 @@ relative colour 0):
      does not block trading;
   4. WAIT.
 
-The kernel is compiled with numba and loops over the batch, a few microseconds per seat.
+The kernel is compiled with numba and loops over the batch, a few microseconds per seat. It
+finds its entries where the game's observation table puts them (:func:`section_starts`); its
+action indices follow the action layout in :mod:`stonk_envs.games.stocks_and_bombs.core`.
 """
 
 from __future__ import annotations
@@ -33,9 +35,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from stonk_envs.games.stocks_and_bombs.core import num_actions, obs_size
+from stonk_envs.games.stocks_and_bombs.observe import OBSERVATION
 from stonk_envs.policies.base import CompiledPlayer
 
-SIZES = np.array([1, 2, 3], dtype=np.int64)
+SECTIONS = ("holder", "target", "proposal_open", "proposal_give", "proposal_receive", "round_tick_left")
+"""The observation sections the Stocks & Bombs players read."""
+HOLDER, TARGET, OPEN, GIVE, RECEIVE, ROUND = range(len(SECTIONS))
+"""Indices of :data:`SECTIONS` in :func:`section_starts`."""
+
+
+def section_starts(n: int) -> tuple[int, ...]:
+    """Where each of :data:`SECTIONS` starts in the observation at ``n`` players."""
+    spans = OBSERVATION.spans(n)
+    return tuple(spans[name][0] for name in SECTIONS)
 
 
 @njit(cache=True)
@@ -114,14 +127,11 @@ def _swap(pips, holder, g, r, q, p2, h2):
 
 @njit(cache=True)
 def _act_batch(obs, masks, n, params, out):
-    rivalry, currency, stop_lead, patience, stall, rotate = params
+    rivalry, currency, stop_lead, patience, stall, rotate, starts = params
     m = 3 * n
-    k_target = m * n
-    k_open = k_target + n
-    k_give = k_open + n
-    k_ask = k_give + n * m
-    k_tick = k_ask + n * m + 2 * n + 1
-    accept_base = m * m + 1
+    k_holder, k_target, k_open = starts[HOLDER], starts[TARGET], starts[OPEN]
+    k_give, k_ask, k_tick = starts[GIVE], starts[RECEIVE], starts[ROUND] + 1
+    accept_base = m * m + 1  # the action layout (in the game's core)
     stop_action = m * m + n
     holder = np.zeros(m, np.int64)
     pips = np.zeros((n, n), np.int64)
@@ -136,7 +146,7 @@ def _act_batch(obs, masks, n, params, out):
         pips[:, :] = 0
         for g in range(m):
             for q in range(n):
-                if o[g * n + q] > 0.5:
+                if o[k_holder + g * n + q] > 0.5:
                     holder[g] = q
             pips[holder[g], g // 3] += g % 3 + 1
         target = 0
@@ -260,9 +270,12 @@ class StocksAndBombsTrader(CompiledPlayer):
         if rotate < 1:
             raise ValueError(f"rotate must be >= 1 tick, got {rotate}")
         self.n = n
-        self.obs_size = 9 * n * n + 4 * n + 3
-        self.num_actions = 9 * n * n + n + 1
-        self.params = (float(rivalry), float(currency), float(stop_lead), float(patience), float(stall), float(rotate))
+        self.obs_size = int(obs_size(n))
+        self.num_actions = int(num_actions(n))
+        self.params = (
+            float(rivalry), float(currency), float(stop_lead), float(patience), float(stall), float(rotate),
+            section_starts(n),
+        )
 
 
 class StocksAndBombsCautious(StocksAndBombsTrader):

@@ -14,15 +14,27 @@ rest). Each tick it takes the first of these that is legal:
 5. ANNOUNCE all its cards of its largest stray, unless that is already its announcement;
 6. WAIT.
 
-Relative seats are as in the observation: the player is seat 0.
+Relative seats are as in the observation: the player is seat 0. It finds its entries where the
+game's observation table puts them, and its actions in the game's action layout
+(:mod:`stonk_envs.games.stonk_market.actions`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from stonk_envs.games.stonk_market.actions import (
+    BID_BASE,
+    PER_SEAT,
+    exchange_base,
+    num_actions,
+    stonks_action,
+    take_base,
+)
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
 from stonk_envs.games.stonk_market.core import base_obs_size, memory_size
+from stonk_envs.games.stonk_market.observe import OBSERVATION
+from stonk_envs.games.stonk_market.state import MAX_COUNT, NUM_SUITS
 from stonk_envs.policies.base import Policy
 
 TOTALS = np.array(SUIT_COUNTS)
@@ -41,11 +53,11 @@ class StonkMarketHeuristic(Policy):
             raise ValueError(f"Stonk Market has {MIN_PLAYERS}-{MAX_PLAYERS} players, got {num_players!r}")
         self.n = n
         self.obs_size = base_obs_size(n)
-        self.num_actions = 82 * (n - 1) + 93
-        self.take_base = 82 + 81 * (n - 1)
-        self.withdraw = self.take_base + n - 1
-        self.exchange_base = self.withdraw + 1
-        self.stonks = self.exchange_base + 9
+        self.num_actions = int(num_actions(n))
+        self.take_base = int(take_base(n))
+        self.exchange_base = int(exchange_base(n))
+        self.stonks = int(stonks_action(n))
+        self.spans = OBSERVATION.spans(n)
 
     def act(self, observations, masks, rng):
         if observations.shape[1:] == (self.obs_size + memory_size(self.n),):
@@ -60,16 +72,12 @@ class StonkMarketHeuristic(Policy):
     def act_one(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The action for one observation (the first legal of the rules in the module docstring)."""
         n = self.n
-        hand = obs[:9].astype(np.int64)
-        exchange = int(obs[9:18].argmax())
-        k = 18 + n
-        known = obs[k : k + 9 * n].reshape(n, 9)
-        k += 9 * n
-        announced = obs[k : k + 9 * n].reshape(n, 9).astype(np.int64)
-        k += 9 * n
-        bid_target = obs[k : k + n * n].reshape(n, n)
-        k += n * n
-        bid_cards = obs[k : k + 9 * n].reshape(n, 9).astype(np.int64)
+        hand = self.section(obs, "hand").astype(np.int64)
+        exchange = int(self.section(obs, "exchange").argmax())
+        known = self.section(obs, "known").reshape(n, NUM_SUITS)
+        announced = self.section(obs, "announcements").reshape(n, NUM_SUITS).astype(np.int64)
+        bid_target = self.section(obs, "bid targets").reshape(n, n)
+        bid_cards = self.section(obs, "bid cards").reshape(n, NUM_SUITS).astype(np.int64)
 
         blocked = known[1:].max(axis=0) > TOTALS - NEEDED
         keeper = (hand >= NEEDED) | ((2 * hand >= NEEDED) & ~blocked)
@@ -78,6 +86,11 @@ class StonkMarketHeuristic(Policy):
             if mask[action]:
                 return action
         return 0
+
+    def section(self, obs: np.ndarray, name: str) -> np.ndarray:
+        """The entries of the observation's section ``name``."""
+        start, size = self.spans[name]
+        return obs[start : start + size]
 
     def candidates(self, hand, exchange, keeper, stray, announced, bid_target, bid_cards):
         """The actions worth taking now, best first."""
@@ -104,9 +117,9 @@ class StonkMarketHeuristic(Policy):
                 give = max((s for s in strays if s != suits[j]), key=lambda s: hand[s], default=None)
                 standing = bid_target[0, j] and bid_cards[0, give] == hand[give]
                 if give is not None and not standing:
-                    yield 82 + 81 * (j - 1) + 9 * give + hand[give] - 1
+                    yield BID_BASE + PER_SEAT * (j - 1) + MAX_COUNT * give + hand[give] - 1
             if announced[0, largest] != hand[largest]:
-                yield 1 + 9 * largest + hand[largest] - 1
+                yield 1 + MAX_COUNT * largest + hand[largest] - 1
 
     @staticmethod
     def hand_score(hand: np.ndarray, exchange: int) -> int:

@@ -24,7 +24,9 @@ Each tick, the first that applies:
 4. ANNOUNCE all its cards of its largest stray suit, unless that is already its announcement;
 5. WAIT.
 
-The kernel is compiled with numba and loops over the batch, a few microseconds per seat.
+The kernel is compiled with numba and loops over the batch, a few microseconds per seat. It
+finds its entries where the game's observation table puts them (:func:`section_starts`), and
+its actions in the game's action layout (:mod:`stonk_envs.games.stonk_market.actions`).
 """
 
 from __future__ import annotations
@@ -32,13 +34,34 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from stonk_envs.games.stonk_market.actions import (
+    BID_BASE,
+    PER_SEAT,
+    decode,
+    exchange_base,
+    num_actions,
+    stonks_action,
+    take_base,
+)
 from stonk_envs.games.stonk_market.config import MAX_PLAYERS, MIN_PLAYERS, SUIT_COUNTS
 from stonk_envs.games.stonk_market.core import all_majorities, base_obs_size, hand_score, is_stray
+from stonk_envs.games.stonk_market.observe import OBSERVATION
+from stonk_envs.games.stonk_market.state import MAX_COUNT
 from stonk_envs.policies.base import CompiledPlayer
 
 TOTALS = np.array(SUIT_COUNTS, dtype=np.int64)
 NEEDED = TOTALS // 2 + 1
 """Cards of each suit that make a majority."""
+SECTIONS = ("hand", "exchange", "known", "announcements", "bid targets", "bid cards", "totals", "round, tick, left")
+"""The observation sections the Stonk Market players read."""
+HAND, EXCHANGE, KNOWN, ANNOUNCEMENTS, BID_TARGETS, BID_CARDS, RUNNING_TOTALS, ROUND = range(len(SECTIONS))
+"""Indices of :data:`SECTIONS` in :func:`section_starts`."""
+
+
+def section_starts(n: int) -> tuple[int, ...]:
+    """Where each of :data:`SECTIONS` starts in the observation at ``n`` players."""
+    spans = OBSERVATION.spans(n)
+    return tuple(spans[name][0] for name in SECTIONS)
 
 
 @njit(cache=True)
@@ -59,17 +82,10 @@ def hand_value(hand, exchange, blocked, reach, stray_cost, ready):
 
 @njit(cache=True)
 def _act_batch(obs, masks, n, params, out):
-    reach, stray_cost, ready, call_at, spite, bonus, close_lead, last_round = params
-    take_base = 82 + 81 * (n - 1)
-    withdraw = take_base + n - 1
-    exchange_base = withdraw + 1
-    stonks = exchange_base + 9
-    k_known = 18 + n
-    k_ann = k_known + 9 * n
-    k_bid_to = k_ann + 9 * n
-    k_bid = k_bid_to + n * n
-    k_totals = k_bid + 9 * n
-    k_round = k_totals + 2 * n
+    reach, stray_cost, ready, call_at, spite, bonus, close_lead, last_round, starts = params
+    take_at, exchange_at, stonks = take_base(n), exchange_base(n), stonks_action(n)
+    k_hand, k_exchange, k_known, k_ann = starts[HAND], starts[EXCHANGE], starts[KNOWN], starts[ANNOUNCEMENTS]
+    k_bid_to, k_bid, k_totals, k_round = starts[BID_TARGETS], starts[BID_CARDS], starts[RUNNING_TOTALS], starts[ROUND]
     hand = np.zeros(9, np.int64)
     trial = np.zeros(9, np.int64)
     blocked = np.zeros(9, np.bool_)
@@ -78,8 +94,8 @@ def _act_batch(obs, masks, n, params, out):
         o = obs[b]
         exchange = 0
         for s in range(9):
-            hand[s] = int(o[s] + 0.5)
-            if o[9 + s] > 0.5:
+            hand[s] = int(o[k_hand + s] + 0.5)
+            if o[k_exchange + s] > 0.5:
                 exchange = s
         for s in range(9):
             most = 0
@@ -110,7 +126,7 @@ def _act_batch(obs, masks, n, params, out):
             if o[k_ann + s] > 0.5:
                 ann_suit, ann_count = s, int(o[k_ann + s] + 0.5)
         for j in range(1, n):
-            if masks[b, take_base + j - 1] == 0:
+            if masks[b, take_at + j - 1] == 0:
                 continue
             for s in range(9):
                 trial[s] = hand[s]
@@ -119,9 +135,9 @@ def _act_batch(obs, masks, n, params, out):
                 trial[s] += int(o[k_bid + 9 * j + s] + 0.5)
             gain = hand_value(trial, exchange, blocked, reach, stray_cost, ready) - here
             if gain > best_gain:
-                best_action, best_gain = take_base + j - 1, gain
+                best_action, best_gain = take_at + j - 1, gain
         for s in range(9):
-            if s == exchange or masks[b, exchange_base + s] == 0:
+            if s == exchange or masks[b, exchange_at + s] == 0:
                 continue
             for t in range(9):
                 trial[t] = hand[t]
@@ -130,7 +146,7 @@ def _act_batch(obs, masks, n, params, out):
             gain = hand_value(trial, s, blocked, reach, stray_cost, ready) - here
             gain += spite * (unseen[s] - unseen[exchange])
             if gain > best_gain:
-                best_action, best_gain = exchange_base + s, gain
+                best_action, best_gain = exchange_at + s, gain
         if best_action >= 0:
             out[b] = best_action
             continue
@@ -147,7 +163,7 @@ def _act_batch(obs, masks, n, params, out):
                 if give == suit:
                     continue
                 for m in range(1, hand[give] + 1):
-                    action = 82 + 81 * (j - 1) + 9 * give + m - 1
+                    action = BID_BASE + PER_SEAT * (j - 1) + MAX_COUNT * give + m - 1
                     if masks[b, action] == 0:
                         continue
                     for t in range(9):
@@ -158,9 +174,7 @@ def _act_batch(obs, masks, n, params, out):
                     if gain > best_gain + 1e-9:
                         best_bid, best_gain = action, gain
         if best_bid >= 0:
-            j = (best_bid - 82) // 81 + 1
-            give = ((best_bid - 82) % 81) // 9
-            m = (best_bid - 82) % 9 + 1
+            _, j, give, m = decode(best_bid, n)
             standing = o[k_bid_to + n * 0 + j] > 0.5 and int(o[k_bid + give] + 0.5) == m
             if not standing:
                 out[b] = best_bid
@@ -171,7 +185,7 @@ def _act_batch(obs, masks, n, params, out):
             if is_stray(hand[s], s) and hand[s] > most:
                 stray, most = s, hand[s]
         if stray >= 0 and not (ann_suit == stray and ann_count == most):
-            out[b] = 1 + 9 * stray + most - 1
+            out[b] = 1 + MAX_COUNT * stray + most - 1
             continue
         out[b] = 0
 
@@ -199,11 +213,11 @@ class StonkMarketTrader(CompiledPlayer):
             raise ValueError(f"Stonk Market has {MIN_PLAYERS}-{MAX_PLAYERS} players, got {num_players!r}")
         self.n = n
         self.obs_size = base_obs_size(n)  # it reads no further: not the public memory
-        self.num_actions = 82 * (n - 1) + 93
+        self.num_actions = int(num_actions(n))
         close = float("inf") if close_lead is None else float(close_lead)
         self.params = (
             float(reach), float(stray_cost), float(ready), float(call_at), float(spite), float(stonks_bonus),
-            close, float(num_rounds - 1),
+            close, float(num_rounds - 1), section_starts(n),
         )
 
 
