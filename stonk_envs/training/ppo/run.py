@@ -24,10 +24,12 @@ from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import save_torch
 from stonk_envs.training.config import TrainConfig
 from stonk_envs.training.device import resolve_device
+from stonk_envs.training.league.draw import SeatDraw
+from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.imitation import imitation_update
 from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
-from stonk_envs.training.ppo.rollout import Rollouts, Samples, Snapshots
+from stonk_envs.training.ppo.rollout import Rollouts, Samples
 from stonk_envs.training.ppo.update import ppo_update
 from stonk_envs.training.run_loop import RunLoop
 from stonk_envs.training.threads import ThreadBudget
@@ -59,11 +61,9 @@ class PPORun(RunLoop):
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.ppo.learning_rate, eps=1e-5)
         self.stats = RunningStats(self.engine.obs_size)
         self.snapshots = Snapshots(c.league.max_snapshots)
-        self.rollouts = Rollouts(
-            self.engine, self.net, c.league.weights(), self.snapshots, (c.game, c.num_players),
-            self.rng, self.sampler, self.device, c.ppo.league.mix, tuple(c.ppo.league.heuristic_players),
-            c.ppo.league.pfsp_power,
-        )
+        seats = SeatDraw(c.league.weights(), self.snapshots, c.game, c.num_players, self.rng, c.ppo.league.mix,
+                         tuple(c.ppo.league.heuristic_players), c.ppo.league.pfsp_power)
+        self.rollouts = Rollouts(self.engine, self.net, seats, self.rng, self.sampler, self.device)
         self.imitation: dict[str, Any] | None = None
         """The warm start's summary once it has run (see :meth:`_imitate`)."""
         self.labeler = make_player(c.ppo.imitation.teacher, c.game, c.num_players) if c.ppo.imitation.ppo_coef else None
