@@ -29,15 +29,13 @@ from stonk_envs.training.config import PPOConfig
 from stonk_envs.training.device import resolve_device
 from stonk_envs.training.exploit_budget import STARTS
 from stonk_envs.training.league.pfsp import PastResults
-from stonk_envs.training.league.seats import LEARNER
+from stonk_envs.training.league.seats import FROZEN, LEARNER
 from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import Rollouts, Samples
 from stonk_envs.training.ppo.update import minibatch_descent, ppo_update
 from stonk_envs.training.threads import ThreadBudget
 
-FROZEN = -4
-"""The seat holder code of the frozen player (next to the rollout's LEARNER, RANDOM and HEURISTIC)."""
 CRITIC_WARMUP = 0.05
 """Share of a ``frozen`` start's budget in which only the fresh critic learns (the actor stays as it was)."""
 

@@ -15,7 +15,7 @@ import numpy as np
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.training.league.pfsp import PastResults
-from stonk_envs.training.league.seats import HEURISTIC, HEURISTIC_STRIDE, KIND_CODES, LEARNER, RANDOM
+from stonk_envs.training.league.seats import KIND_CODES, LEARNER, RANDOM, SeatHolder, SeatKind, built_in_codes, is_past
 from stonk_envs.training.league.snapshots import Snapshots
 
 
@@ -64,7 +64,7 @@ class SeatDraw:
             elif kind == "heuristic":
                 many = len(self.heuristic_players) > 1  # one player draws nothing: the stream stays as before
                 drawn = self.rng.integers(len(self.heuristic_players), size=int(chosen.sum())) if many else 0
-                codes[chosen] = HEURISTIC - HEURISTIC_STRIDE * drawn
+                codes[chosen] = built_in_codes(drawn)
             else:
                 codes[chosen] = KIND_CODES[kind]
         no_learner = ~(codes == LEARNER).any(axis=1)
@@ -84,12 +84,14 @@ class SeatDraw:
 
     def release(self, holder: np.ndarray) -> None:
         """Forget the dropped snapshots, and their results, that no seat of ``holder`` still holds."""
-        self.snapshots.forget_unused(set(np.unique(holder[holder >= 0]).tolist()))
+        self.snapshots.forget_unused(set(np.unique(holder[is_past(holder)]).tolist()))
         self.past_results.forget(self.snapshots.steps)
 
     def member(self, code: int) -> Policy:
-        """The fixed player (random or built-in) behind a negative holder code other than the learner's."""
+        """The fixed player (random or built-in) behind a holder code."""
         if code not in self._fixed:
-            self._fixed[code] = make_player(self.heuristic_players[(HEURISTIC - code) // HEURISTIC_STRIDE],
-                                            self.game, self.num_players)
+            holder = SeatHolder.from_code(code)
+            if holder.kind is not SeatKind.BUILT_IN:
+                raise ValueError(f"a {holder.kind.value} seat holder is not a fixed league player")
+            self._fixed[code] = make_player(self.heuristic_players[holder.number], self.game, self.num_players)
         return self._fixed[code]

@@ -23,7 +23,7 @@ from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.torch_policy import sample_actions
 from stonk_envs.training.league.draw import SeatDraw
-from stonk_envs.training.league.seats import LEARNER
+from stonk_envs.training.league.seats import LEARNER, is_past
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities
 from stonk_envs.vector.engine import BatchEngine
@@ -177,10 +177,10 @@ class Rollouts:
         playing = e.actors & (self.holder != LEARNER)
         if not playing.any():
             return
-        for code in np.unique(self.holder[playing & (self.holder < 0)]):
+        for code in np.unique(self.holder[playing & ~is_past(self.holder)]):
             seats = np.nonzero(playing & (self.holder == code))
             joint[seats] = self.seats.member(int(code)).act(e.obs[seats], e.masks[seats], self.rng)
-        seats = np.nonzero(playing & (self.holder >= 0))
+        seats = np.nonzero(playing & is_past(self.holder))
         if len(seats[0]):
             joint[seats] = self.seats.snapshots.act(self.holder[seats], e.obs[seats], e.masks[seats], self.rng)
 
@@ -203,7 +203,7 @@ class Rollouts:
             learner_seats = np.flatnonzero(self.holder[g] == LEARNER)
             for seat in learner_seats:
                 self.finished.append((float(self.episode_return[g * p + seat]), float(won[seat])))
-            members = self.holder[g][self.holder[g] >= 0]
+            members = self.holder[g][is_past(self.holder[g])]
             if len(members):
                 self.seats.past_results.record(members, float(won[learner_seats].mean()))
         self.episode_return[columns] = 0.0
