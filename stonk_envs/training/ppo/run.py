@@ -22,6 +22,7 @@ from stonk_envs.games_index import memory_start
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import save_torch
+from stonk_envs.policies.torch_policy import MaskedMLP
 from stonk_envs.training.config import TrainConfig
 from stonk_envs.training.device import resolve_device
 from stonk_envs.training.league.draw import SeatDraw
@@ -132,6 +133,29 @@ class PPORun(RunLoop):
         from stonk_envs.training.exploiters import add_exploiter
 
         add_exploiter(self)
+
+    def learner_actor(self) -> MaskedMLP:
+        """A CPU copy of the learner's actor now."""
+        actor = MaskedMLP(**self.net.actor.hparams)
+        actor.load_state_dict({k: v.detach().cpu().clone() for k, v in self.net.actor.state_dict().items()})
+        return actor
+
+    def past_member(self, step: int) -> MaskedMLP | None:
+        """The snapshot or exploiter kept under ``step``, if the league still holds it."""
+        return self.snapshots.nets.get(step)
+
+    def add_past_member(self, step: int, actor: MaskedMLP) -> None:
+        """Add ``actor`` to the league's past members, kept under ``step``."""
+        self.snapshots.add(step, actor)
+
+    def report(self, message: str, scalars: dict[str, float], seconds: float) -> None:
+        """Show ``message``, log ``scalars`` at this step, and count ``seconds`` of wall time."""
+        self.seconds["wall"] += seconds
+        if self.writer is not None:
+            for name, value in scalars.items():
+                self.writer.add_scalar(name, value, self.step)
+        if self.bar is not None:
+            self.bar.write(message)
 
     # ------------------------------------------------------------------ training
     def _one_rollout(
