@@ -58,7 +58,8 @@ class LearnerSetup:
 
 
 class FrozenSeatDraw:
-    """Each game's seats: one learner seat (rotating game by game in each slot) and the frozen player the rest."""
+    """The best response's :class:`~stonk_envs.training.league.draw.Seating`: in each game one learner seat
+    (rotating game by game in each slot) and the frozen player in the rest."""
 
     def __init__(self, frozen: Policy, num_envs: int, num_players: int):
         self.frozen = frozen

@@ -10,6 +10,8 @@ Holders are the codes of :mod:`~stonk_envs.training.league.seats`.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 
 from stonk_envs.policies import make_player
@@ -17,6 +19,22 @@ from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.training.league.pfsp import PastResults
 from stonk_envs.training.league.seats import KIND_CODES, LEARNER, RANDOM, SeatHolder, SeatKind, built_in_codes, is_past
 from stonk_envs.training.league.snapshots import Snapshots
+
+
+class Seating(Protocol):
+    """What the rollouts ask of the league about seats (:class:`SeatDraw`, or a best response's own)."""
+
+    past_results: PastResults
+    """The learner's results against the past members in its games."""
+
+    def draw(self, games: np.ndarray) -> np.ndarray:
+        """The holder codes (len(games), num_players) of new games in the slots ``games``."""
+
+    def release(self, holder: np.ndarray) -> None:
+        """Let go of what no seat of ``holder`` (every game's codes) holds any longer."""
+
+    def member(self, code: int) -> Policy:
+        """The player behind a holder code that is neither the learner nor a past member."""
 
 
 class SeatDraw:

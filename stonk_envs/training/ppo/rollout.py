@@ -3,7 +3,7 @@
 One engine step asks every seat that decides for an action: the learner's seats in one
 forward pass (each decision a training sample), each league member's seats in one call of
 that member (not samples). A seat's holder is drawn when its game starts, by the league
-(:class:`~stonk_envs.training.league.draw.SeatDraw`).
+(:class:`~stonk_envs.training.league.draw.SeatDraw`, or a best response's own draw).
 
 Samples are kept compactly (one row each, in the order they are made) with small tables of
 rows (engine steps) by columns (``game * P + seat``) for the per-seat advantages
@@ -22,7 +22,7 @@ import torch
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.torch_policy import sample_actions
-from stonk_envs.training.league.draw import SeatDraw
+from stonk_envs.training.league.draw import Seating
 from stonk_envs.training.league.seats import LEARNER, is_past
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities
@@ -58,7 +58,7 @@ class Rollouts:
         self,
         engine: BatchEngine,
         net: ActorCritic,
-        seats: SeatDraw,
+        seats: Seating,
         rng: np.random.Generator,
         generator: torch.Generator,
         device: torch.device,
