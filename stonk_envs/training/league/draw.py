@@ -17,7 +17,15 @@ import numpy as np
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.training.league.pfsp import PastResults
-from stonk_envs.training.league.seats import KIND_CODES, LEARNER, RANDOM, SeatHolder, SeatKind, built_in_codes, is_past
+from stonk_envs.training.league.seats import (
+    KIND_HOLDERS,
+    LEARNER,
+    RANDOM,
+    SeatHolder,
+    SeatKind,
+    built_in_codes,
+    is_past,
+)
 from stonk_envs.training.league.snapshots import Snapshots
 
 
@@ -84,7 +92,7 @@ class SeatDraw:
                 drawn = self.rng.integers(len(self.heuristic_players), size=int(chosen.sum())) if many else 0
                 codes[chosen] = built_in_codes(drawn)
             else:
-                codes[chosen] = KIND_CODES[kind]
+                codes[chosen] = KIND_HOLDERS[kind].code
         no_learner = ~(codes == LEARNER).any(axis=1)
         codes[no_learner, self.rng.integers(p, size=int(no_learner.sum()))] = LEARNER
         return codes

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.training.league.seats import SeatHolder, SeatKind
+from stonk_envs.training.league.seats import KIND_HOLDERS, SeatHolder, SeatKind
 
 
 class TorchPolicyPlayer(Policy):
@@ -29,14 +29,6 @@ class TorchPolicyPlayer(Policy):
         with torch.no_grad():
             dist = self.network.get_distribution(torch.as_tensor(observations), action_masks=masks.astype(bool))
             return dist.get_actions(deterministic=False).numpy().astype(np.int64)
-
-
-KIND_HOLDERS = {
-    "current": SeatHolder(SeatKind.LEARNER),
-    "heuristic": SeatHolder(SeatKind.BUILT_IN),
-    "random": SeatHolder(SeatKind.RANDOM),
-}
-"""The holder of each league weight's kind that names one holder (``past`` draws a snapshot)."""
 
 
 class League:

@@ -106,8 +106,13 @@ class SeatHolder:
 LEARNER = SeatHolder(SeatKind.LEARNER).code
 RANDOM = SeatHolder(SeatKind.RANDOM).code
 FROZEN = SeatHolder(SeatKind.FROZEN).code
-KIND_CODES = {"current": LEARNER, "random": RANDOM}
-"""The codes of the league weights' kinds that name one holder (``past`` and ``heuristic`` draw among several)."""
+KIND_HOLDERS = {
+    "current": SeatHolder(SeatKind.LEARNER),
+    "heuristic": SeatHolder(SeatKind.BUILT_IN),
+    "random": SeatHolder(SeatKind.RANDOM),
+}
+"""The holder each league weight's kind names (``past`` draws among the past members, and the batched
+rollouts' ``heuristic`` among ``ppo.league.heuristic_players``)."""
 
 
 def is_past(codes: np.ndarray) -> np.ndarray:
