@@ -10,7 +10,7 @@
 - :mod:`stonk_envs.training.sb3_run`: sb3-contrib's MaskablePPO (``trainer: sb3``) on the single-seat view.
 - :mod:`stonk_envs.training.selfplay`: that single-seat ``VecEnv`` view of N games (PettingZoo envs).
 - :mod:`stonk_envs.training.engine_selfplay`: the same view over one batched engine (``sb3.env_backend: engine``).
-- :mod:`stonk_envs.training.league`: the sb3 trainer's opponents (learner snapshots, heuristic, random).
+- :mod:`stonk_envs.training.league`: the league: seat holders, snapshots, PFSP, and the sb3 trainer's opponents.
 - :mod:`stonk_envs.training.trainer`: ``train`` and ``resume``, whatever the trainer.
 - :mod:`stonk_envs.training.cli`: the ``stonk-envs train`` subcommand.
 """

@@ -28,14 +28,14 @@ from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.training.config import PPOConfig
 from stonk_envs.training.device import resolve_device
 from stonk_envs.training.exploit_budget import STARTS
+from stonk_envs.training.league.pfsp import PastResults
+from stonk_envs.training.league.seats import FROZEN, LEARNER
 from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
-from stonk_envs.training.ppo.rollout import LEARNER, Rollouts, Samples, Snapshots
+from stonk_envs.training.ppo.rollout import Rollouts, Samples
 from stonk_envs.training.ppo.update import minibatch_descent, ppo_update
 from stonk_envs.training.threads import ThreadBudget
 
-FROZEN = -4
-"""The seat holder code of the frozen player (next to the rollout's LEARNER, RANDOM and HEURISTIC)."""
 CRITIC_WARMUP = 0.05
 """Share of a ``frozen`` start's budget in which only the fresh critic learns (the actor stays as it was)."""
 
@@ -57,25 +57,28 @@ class LearnerSetup:
     seed: int = 0
 
 
-class FrozenSeats(Rollouts):
-    """Rollouts in which each game has one learner seat (rotating game by game) and the frozen player the rest."""
+class FrozenSeatDraw:
+    """The best response's :class:`~stonk_envs.training.league.draw.Seating`: in each game one learner seat
+    (rotating game by game in each slot) and the frozen player in the rest."""
 
-    def __init__(self, engine, net, frozen: Policy, rng, generator, device):
-        p = engine.num_players
+    def __init__(self, frozen: Policy, num_envs: int, num_players: int):
         self.frozen = frozen
-        self.next_seat = np.arange(engine.num_envs, dtype=np.int64) % p
+        self.num_players = num_players
+        self.next_seat = np.arange(num_envs, dtype=np.int64) % num_players
         """The learner's seat in the next game of each slot."""
-        super().__init__(engine, net, {"current": 1.0}, Snapshots(1), ("", p), rng, generator, device)
+        self.past_results = PastResults(0.0, num_players)
+        """No past members play here: nothing is recorded."""
 
-    def _draw_holders(self, games: np.ndarray) -> None:
-        if len(games) == 0:
-            return
-        codes = np.full((len(games), self.engine.num_players), FROZEN, np.int64)
+    def draw(self, games: np.ndarray) -> np.ndarray:
+        codes = np.full((len(games), self.num_players), FROZEN, np.int64)
         codes[np.arange(len(games)), self.next_seat[games]] = LEARNER
-        self.holder[games] = codes
-        self.next_seat[games] = (self.next_seat[games] + 1) % self.engine.num_players
+        self.next_seat[games] = (self.next_seat[games] + 1) % self.num_players
+        return codes
 
-    def _member(self, code: int) -> Policy:
+    def release(self, holder: np.ndarray) -> None:
+        """Nothing to release: no snapshots play here."""
+
+    def member(self, code: int) -> Policy:
         if code != FROZEN:
             raise ValueError(f"no seat holder {code} in a best response's games")
         return self.frozen
@@ -120,7 +123,8 @@ class BestResponse:
         self.rng = np.random.default_rng(s.seed)
         self.sampler = torch.Generator(device=self.device).manual_seed(s.seed)
         self.shuffler = torch.Generator().manual_seed(s.seed + 1)
-        self.rollouts = FrozenSeats(self.engine, self.net, frozen, self.rng, self.sampler, self.device)
+        seats = FrozenSeatDraw(frozen, self.engine.num_envs, self.engine.num_players)
+        self.rollouts = Rollouts(self.engine, self.net, seats, self.rng, self.sampler, self.device)
         self.step = 0
         self.curve: list[dict[str, float]] = []
         self.seconds = 0.0

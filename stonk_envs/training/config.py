@@ -118,7 +118,7 @@ class PPOLeagueConfig:
     pfsp_power: float = 0.0
     """How ``past`` seats choose among the kept snapshots and exploiters. 0: evenly. p > 0: prioritised
     fictitious self-play, each member weighted by ``(1 - x) ** p``, where x is the learner's recent win rate in
-    games the member plays in (:class:`~stonk_envs.training.ppo.rollout.PastResults`), so members that beat
+    games the member plays in (:class:`~stonk_envs.training.league.pfsp.PastResults`), so members that beat
     the learner come back more often."""
     exploiter_samples: int = 0
     """After each snapshot, an exploiter (:mod:`stonk_envs.training.exploiters`) trains this many learner

@@ -47,6 +47,7 @@ from stonk_envs.files import check_output_dir
 from stonk_envs.policies.torch_policy import MaskedMLP
 from stonk_envs.training import run_state
 from stonk_envs.training.config import TrainConfig, check_opponents, load_config, load_saved_config, to_yaml
+from stonk_envs.training.exploiters import exploiter_key
 from stonk_envs.training.ppo.normaliser import RunningStats, _moments
 from stonk_envs.training.ppo.run import PPORun
 
@@ -173,10 +174,10 @@ class DistributedPPORun(PPORun):
 
     def _add_exploiter(self) -> None:
         """Rank 0 trains the exploiter and every worker takes its weights, so the league is the same on all."""
-        key = self.step + 1  # where add_exploiter keeps it among the snapshots
+        key = exploiter_key(self)
         if self.world.rank == 0:
             super()._add_exploiter()
-            actor = self.snapshots.nets[key]
+            actor = self.past_member(key)
         else:
             with torch.random.fork_rng(devices=[]):  # building a network must not shift the training stream
                 actor = MaskedMLP(**self.net.actor.hparams)
@@ -187,7 +188,7 @@ class DistributedPPORun(PPORun):
             weights[name] = moved.cpu()
         if self.world.rank > 0:
             actor.load_state_dict(weights)
-            self.snapshots.add(key, actor)
+            self.add_past_member(key, actor)
 
     def checkpoint(self) -> Path:
         if self.world.rank == 0:

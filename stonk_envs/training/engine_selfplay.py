@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from stonk_envs import vector
-from stonk_envs.training.league import League
+from stonk_envs.training.league.opponents import League
 from stonk_envs.training.selfplay import LeagueVecEnv
 from stonk_envs.vector.engine import BatchEngine
 from stonk_envs.vector.selfplay import SelfPlay

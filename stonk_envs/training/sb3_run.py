@@ -25,7 +25,7 @@ from stonk_envs.policies.checkpoint import save_sb3
 from stonk_envs.policies.sb3_zip import SB3Zip
 from stonk_envs.training.config import TrainConfig, torch_thread_count
 from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
-from stonk_envs.training.league import League
+from stonk_envs.training.league.opponents import League
 from stonk_envs.training.run_loop import RunLoop
 from stonk_envs.training.sb3_model import maskable_ppo
 from stonk_envs.training.selfplay import SelfPlayVecEnv

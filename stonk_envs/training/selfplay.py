@@ -26,7 +26,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from stonk_envs.games_index import game_module
-from stonk_envs.training.league import League
+from stonk_envs.training.league.opponents import League
 
 
 class LeagueVecEnv(VecEnv):

@@ -6,7 +6,7 @@ import pytest
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.base import RandomPolicy
 from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
-from stonk_envs.training.league import League
+from stonk_envs.training.league.opponents import League
 
 
 class EngineLog:

@@ -7,8 +7,12 @@ import torch
 
 from stonk_envs import vector
 from stonk_envs.training.config import load_config
+from stonk_envs.training.league.draw import SeatDraw
+from stonk_envs.training.league.pfsp import PastResults
+from stonk_envs.training.league.seats import LEARNER
+from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.network import ActorCritic
-from stonk_envs.training.ppo.rollout import LEARNER, PastResults, Rollouts, Snapshots
+from stonk_envs.training.ppo.rollout import Rollouts
 
 
 def test_each_game_moves_its_members_win_rates_towards_the_learners_result():
@@ -37,15 +41,15 @@ def make_rollouts(num_envs, power, seed=0):
     snapshots = Snapshots(3)
     for step in (100, 200):
         snapshots.add(step, net.actor)
-    rollouts = Rollouts(engine, net, {"current": 0.25, "past": 0.75}, snapshots, ("stonk_market", 4),
-                        np.random.default_rng(seed), torch.Generator().manual_seed(seed), torch.device("cpu"),
-                        pfsp_power=power)
+    rng = np.random.default_rng(seed)
+    seats = SeatDraw({"current": 0.25, "past": 0.75}, snapshots, "stonk_market", 4, rng, pfsp_power=power)
+    rollouts = Rollouts(engine, net, seats, rng, torch.Generator().manual_seed(seed), torch.device("cpu"))
     return rollouts
 
 
 def test_past_seats_go_mostly_to_the_member_that_beats_the_learner():
     rollouts = make_rollouts(2000, power=2.0)
-    rollouts.past_results.win_rate = {100: 0.9, 200: 0.1}  # the learner beats 100, 200 beats it
+    rollouts.seats.past_results.win_rate = {100: 0.9, 200: 0.1}  # the learner beats 100, 200 beats it
     rollouts.deal(0)
     past = rollouts.holder[rollouts.holder != LEARNER]
     assert np.mean(past == 100) == pytest.approx(0.1**2 / (0.1**2 + 0.9**2), abs=0.01)  # 0.012
@@ -58,11 +62,11 @@ def test_finished_games_are_recorded_and_survive_the_saved_state():
     rollouts = make_rollouts(16, power=1.0)
     rollouts.deal(0)
     rollouts.collect(200)
-    assert set(rollouts.past_results.win_rate) == {100, 200}
-    assert all(0.0 <= x <= 1.0 and x != 0.25 for x in rollouts.past_results.win_rate.values())
+    assert set(rollouts.seats.past_results.win_rate) == {100, 200}
+    assert all(0.0 <= x <= 1.0 and x != 0.25 for x in rollouts.seats.past_results.win_rate.values())
     restored = make_rollouts(16, power=1.0)
     restored.load_state_dict(rollouts.state_dict())
-    assert restored.past_results.win_rate == rollouts.past_results.win_rate
+    assert restored.seats.past_results.win_rate == rollouts.seats.past_results.win_rate
 
 
 @pytest.mark.parametrize(

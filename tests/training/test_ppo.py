@@ -15,9 +15,12 @@ from stonk_envs.policies.stocks_and_bombs_trader import StocksAndBombsAggressive
 from stonk_envs.policies.torch_policy import NORMALISED_CLIP, TorchPolicy
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
+from stonk_envs.training.league.draw import SeatDraw
+from stonk_envs.training.league.seats import LEARNER, built_in_codes
+from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic
-from stonk_envs.training.ppo.rollout import HEURISTIC, HEURISTIC_STRIDE, LEARNER, Rollouts, Snapshots
+from stonk_envs.training.ppo.rollout import Rollouts
 from stonk_envs.training.ppo.run import PPORun
 from stonk_envs.training.trainer import resume, train
 
@@ -76,8 +79,9 @@ def make_rollouts(game, weights, num_envs=8, seed=0, mix="seat", heuristic_playe
     engine = vector.make(game, num_envs, num_players=4, observe="actors", parallel=False)
     torch.manual_seed(seed)
     net = ActorCritic(engine.obs_size, engine.num_actions, [16], None)
-    rollouts = Rollouts(engine, net, weights, Snapshots(2), (game, 4), np.random.default_rng(seed),
-                        torch.Generator().manual_seed(seed), torch.device("cpu"), mix, heuristic_players)
+    rng = np.random.default_rng(seed)
+    seats = SeatDraw(weights, Snapshots(2), game, 4, rng, mix, heuristic_players)
+    rollouts = Rollouts(engine, net, seats, rng, torch.Generator().manual_seed(seed), torch.device("cpu"))
     rollouts.deal(seed)
     return rollouts
 
@@ -142,7 +146,7 @@ def test_league_mix_game_gives_all_of_a_games_other_seats_to_one_kind():
     assert all(len(kinds) <= 1 for kinds in opponent_kinds)  # never a heuristic and a random player in one game
     assert (holder == LEARNER).any(axis=1).all()
     played = np.array([kinds.pop() for kinds in opponent_kinds if kinds])
-    assert np.mean(played == HEURISTIC) == pytest.approx(0.3 / 0.5, abs=0.03)  # the kind: 0.3 against 0.2
+    assert np.mean(played == built_in_codes(0)) == pytest.approx(0.3 / 0.5, abs=0.03)  # the kind: 0.3 against 0.2
     # one learner seat: 4 x 0.5^4 drawn so, and 0.5^4 drawn with none, which gets one seat back
     assert ((holder == LEARNER).sum(axis=1) == 1).mean() == pytest.approx(5 * 0.5**4, abs=0.03)
     by_seat = make_rollouts("stonk_market", weights, num_envs=4000).holder
@@ -153,14 +157,14 @@ def test_heuristic_seats_are_shared_evenly_among_the_named_players_and_each_play
     weights = {"current": 0.25, "heuristic": 0.75}
     rollouts = make_rollouts("stocks_and_bombs", weights, num_envs=2000, heuristic_players=("heuristic", "basic"))
     held = rollouts.holder[rollouts.holder != LEARNER]
-    assert set(held.tolist()) == {HEURISTIC, HEURISTIC - HEURISTIC_STRIDE}
-    assert np.mean(held == HEURISTIC) == pytest.approx(0.5, abs=0.03)
-    assert type(rollouts._member(HEURISTIC)) is StocksAndBombsAggressive  # `heuristic`
-    assert type(rollouts._member(HEURISTIC - HEURISTIC_STRIDE)) is StocksAndBombsHeuristic  # `basic`
+    assert set(held.tolist()) == {built_in_codes(0), built_in_codes(1)}
+    assert np.mean(held == built_in_codes(0)) == pytest.approx(0.5, abs=0.03)
+    assert type(rollouts.seats.member(built_in_codes(0))) is StocksAndBombsAggressive  # `heuristic`
+    assert type(rollouts.seats.member(built_in_codes(1))) is StocksAndBombsHeuristic  # `basic`
     table, _ = rollouts.collect(4)
     assert table["valid"][1:].sum() > 0
     one = make_rollouts("stocks_and_bombs", weights, num_envs=2000)
-    assert set(one.holder[one.holder != LEARNER].tolist()) == {HEURISTIC}
+    assert set(one.holder[one.holder != LEARNER].tolist()) == {built_in_codes(0)}
 
 
 def test_heuristic_players_must_be_built_in_players_of_the_game(tmp_path):

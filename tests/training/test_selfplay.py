@@ -11,7 +11,7 @@ import pytest
 
 from stonk_envs.games_index import game_module
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.training.league import League
+from stonk_envs.training.league.opponents import League
 from stonk_envs.training.sb3_run import BACKENDS
 
 BACKEND_NAMES = sorted(BACKENDS)

@@ -2,11 +2,8 @@
 
 One engine step asks every seat that decides for an action: the learner's seats in one
 forward pass (each decision a training sample), each league member's seats in one call of
-that member (not samples). A seat's holder is drawn when its game starts, from the league
-weights: ``current`` is the learner itself, ``past`` a frozen snapshot of it, ``heuristic``
-one of the built-in players named by ``ppo.league.heuristic_players`` (drawn evenly) and ``random``
-the uniform player; every game has at least one learner seat. With
-``ppo.league.mix=game`` all the seats of a game that the learner does not hold go to one kind.
+that member (not samples). A seat's holder is drawn when its game starts, by the league
+(:class:`~stonk_envs.training.league.draw.SeatDraw`, or a best response's own draw).
 
 Samples are kept compactly (one row each, in the order they are made) with small tables of
 rows (engine steps) by columns (``game * P + seat``) for the per-seat advantages
@@ -23,20 +20,13 @@ import numpy as np
 import torch
 
 from stonk_envs.core.game import NO_ACTION
-from stonk_envs.policies import make_player
-from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.policies.sampling import choose
-from stonk_envs.policies.torch_policy import MaskedMLP, sample_actions, standardised
+from stonk_envs.policies.base import Policy
+from stonk_envs.policies.torch_policy import sample_actions
+from stonk_envs.training.league.draw import Seating
+from stonk_envs.training.league.seats import LEARNER, is_past
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities
 from stonk_envs.vector.engine import BatchEngine
-
-LEARNER, RANDOM, HEURISTIC = -1, -2, -3
-"""Seat holder codes; a holder >= 0 is the snapshot taken at that step."""
-KIND_CODES = {"current": LEARNER, "random": RANDOM}
-HEURISTIC_STRIDE = 100
-"""The i-th of ``ppo.league.heuristic_players`` holds code ``HEURISTIC - HEURISTIC_STRIDE * i`` (the first:
-``HEURISTIC``, the code of checkpoints that predate the option)."""
 
 
 @dataclass
@@ -61,127 +51,6 @@ class Samples:
         return len(self.actions)
 
 
-class Snapshots:
-    """Frozen copies of the learner's actor (CPU), keyed by the step they were taken at.
-
-    :meth:`act` plays the seats of every snapshot in one batched forward pass: their weights are
-    stacked, and each snapshot's rows are a slice of one padded batch.
-    """
-
-    def __init__(self, max_kept: int):
-        self.max_kept = max_kept
-        self.steps: list[int] = []
-        """Steps of the snapshots that may still be drawn, oldest first."""
-        self.nets: dict[int, MaskedMLP] = {}
-        self._stacked: tuple[list[int], list[torch.Tensor]] | None = None
-        """The nets' steps and their stacked buffers and weights, rebuilt when the nets change."""
-
-    def add(self, step: int, actor: MaskedMLP) -> None:
-        self._load(step, actor.hparams, actor.state_dict())
-        self.steps.append(step)
-        del self.steps[: -self.max_kept]
-
-    def _load(self, step: int, hparams: dict, weights: dict) -> None:
-        with torch.random.fork_rng(devices=[]):  # building a network must not shift the training stream
-            net = MaskedMLP(**hparams)
-        net.load_state_dict({name: tensor.detach().cpu().clone() for name, tensor in weights.items()})
-        self.nets[step] = net.eval()
-        self._stacked = None
-
-    def forget_unused(self, in_use: set[int]) -> None:
-        for step in list(self.nets):
-            if step not in self.steps and step not in in_use:
-                del self.nets[step]
-                self._stacked = None
-
-    def act(self, holders: np.ndarray, obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """A sampled legal action for each row, played by the snapshot named in ``holders`` (its step)."""
-        return choose(self.logits(holders, obs), masks, rng, deterministic=False)
-
-    def logits(self, holders: np.ndarray, obs: np.ndarray) -> np.ndarray:
-        """Each row's logits (before masking) under the snapshot named in ``holders``, all in one pass."""
-        steps, tensors = self._stack()
-        slot = np.searchsorted(steps, holders)
-        order = np.argsort(slot, kind="stable")
-        counts = np.bincount(slot, minlength=len(steps))
-        position = np.arange(len(order)) - np.repeat(np.cumsum(counts) - counts, counts)
-        padded = np.zeros((len(steps), max(int(counts.max()), 1), obs.shape[1]), np.float32)
-        padded[slot[order], position] = obs[order]
-        mean, var, *layers = tensors
-        with torch.no_grad():
-            h = standardised(torch.from_numpy(padded), mean[:, None], var[:, None])
-            for i in range(0, len(layers), 2):
-                h = torch.baddbmm(layers[i + 1][:, None], h, layers[i].transpose(1, 2))
-                if i + 2 < len(layers):
-                    h = torch.tanh(h)
-        logits = np.empty((len(order), h.shape[2]), np.float32)
-        logits[order] = h.numpy()[slot[order], position]
-        return logits
-
-    def _stack(self) -> tuple[list[int], list[torch.Tensor]]:
-        if self._stacked is None:
-            steps = sorted(self.nets)
-            nets = [self.nets[step] for step in steps]
-            linears = [[m for m in net.body if isinstance(m, torch.nn.Linear)] for net in nets]
-            tensors = [torch.stack([net.obs_mean for net in nets]), torch.stack([net.obs_var for net in nets])]
-            for depth in range(len(linears[0])):
-                tensors.append(torch.stack([layers[depth].weight for layers in linears]).detach())
-                tensors.append(torch.stack([layers[depth].bias for layers in linears]).detach())
-            self._stacked = (steps, tensors)
-        return self._stacked
-
-    def state_dict(self) -> dict:
-        return {
-            "steps": list(self.steps),
-            "hparams": {s: net.hparams for s, net in self.nets.items()},
-            "weights": {s: net.state_dict() for s, net in self.nets.items()},
-        }
-
-    def load_state_dict(self, state: dict) -> None:
-        self.nets = {}
-        for step, weights in state["weights"].items():
-            self._load(int(step), state["hparams"][step], weights)
-        self.steps = [int(s) for s in state["steps"]]
-
-
-class PastResults:
-    """The learner's recent win rate against each snapshot or exploiter, and the ``past`` draw it sets.
-
-    Each finished game moves the win rate of every past member in it towards the learner's result
-    there (the share of its seats that scored highest, ties included) by ``RATE``; a member starts
-    at the equal share ``1 / num_players``. With ``power`` p > 0 a ``past`` seat draws member k with
-    weight ``(1 - x_k) ** p`` (prioritised fictitious self-play); with 0, evenly.
-    """
-
-    RATE = 0.02
-    """Weight of one game's result: the rate follows about the last 50 games of each member."""
-
-    def __init__(self, power: float, num_players: int):
-        self.power = power
-        self.start = 1.0 / num_players
-        self.win_rate: dict[int, float] = {}
-
-    def record(self, members: np.ndarray, learner_won: float) -> None:
-        """One finished game: the past members in it and the learner's result (nothing to keep at power 0)."""
-        if not self.power:
-            return
-        for step in np.unique(members).tolist():
-            x = self.win_rate.get(step, self.start)
-            self.win_rate[step] = x + self.RATE * (learner_won - x)
-
-    def probabilities(self, steps: list[int]) -> np.ndarray | None:
-        """Draw probabilities of ``steps`` (``None``: evenly)."""
-        if self.power == 0 or not steps:
-            return None
-        weights = np.array([(1.0 - self.win_rate.get(step, self.start)) ** self.power for step in steps])
-        total = weights.sum()
-        return weights / total if total > 0 else None
-
-    def forget(self, kept: list[int]) -> None:
-        """Drop the results of members no longer kept."""
-        self.win_rate = {step: x for step, x in self.win_rate.items() if step in kept}
-
-
 class Rollouts:
     """The games in play, who holds each seat, and the samples of the rollout being collected."""
 
@@ -189,28 +58,15 @@ class Rollouts:
         self,
         engine: BatchEngine,
         net: ActorCritic,
-        league_weights: dict[str, float],
-        snapshots: Snapshots,
-        heuristic_spec: tuple[str, int],
+        seats: Seating,
         rng: np.random.Generator,
         generator: torch.Generator,
         device: torch.device,
-        mix: str = "seat",
-        heuristic_players: tuple[str, ...] = ("heuristic",),
-        pfsp_power: float = 0.0,
     ):
         self.engine = engine
         self.net = net
-        self.kinds = list(league_weights)
-        self.probs = np.array([league_weights[k] for k in self.kinds], np.float64)
-        self.probs /= self.probs.sum()
-        self.mix = mix
-        """``seat``: each seat's holder drawn on its own; ``game``: one opponent kind per game (``ppo.league.mix``)."""
-        self.snapshots = snapshots
-        self._heuristic_spec = heuristic_spec
-        self.heuristic_players = tuple(heuristic_players)
-        """The built-in players that hold the ``heuristic`` seats, one drawn evenly per seat."""
-        self._fixed: dict[int, Policy] = {RANDOM: RandomPolicy()}
+        self.seats = seats
+        """The league's draw of each new game's seat holders, and the players behind them."""
         self.rng = rng
         self.generator = generator
         self.device = device
@@ -223,7 +79,6 @@ class Rollouts:
         self.episode_return = np.zeros(self.num_columns, np.float64)
         self.finished: deque[tuple[float, float]] = deque(maxlen=1000)
         """(return, win) of the learner's seats in recently finished games."""
-        self.past_results = PastResults(pfsp_power, p)
 
     # ------------------------------------------------------------------ seats
     def deal(self, seed: int) -> None:
@@ -237,46 +92,8 @@ class Rollouts:
     def _draw_holders(self, games: np.ndarray) -> None:
         if len(games) == 0:
             return
-        p = self.engine.num_players
-        kinds = self._draw_kinds(len(games), p)
-        codes = np.empty((len(games), p), np.int64)
-        for k, kind in enumerate(self.kinds):
-            chosen = kinds == k
-            if kind == "past":
-                steps = np.array(self.snapshots.steps or [LEARNER], np.int64)
-                probs = self.past_results.probabilities(self.snapshots.steps)
-                if probs is None:
-                    codes[chosen] = steps[self.rng.integers(len(steps), size=int(chosen.sum()))]
-                else:
-                    codes[chosen] = steps[self.rng.choice(len(steps), size=int(chosen.sum()), p=probs)]
-            elif kind == "heuristic":
-                many = len(self.heuristic_players) > 1  # one player draws nothing: the stream stays as before
-                drawn = self.rng.integers(len(self.heuristic_players), size=int(chosen.sum())) if many else 0
-                codes[chosen] = HEURISTIC - HEURISTIC_STRIDE * drawn
-            else:
-                codes[chosen] = KIND_CODES[kind]
-        no_learner = ~(codes == LEARNER).any(axis=1)
-        codes[no_learner, self.rng.integers(p, size=int(no_learner.sum()))] = LEARNER
-        self.holder[games] = codes
-        self.snapshots.forget_unused(set(np.unique(self.holder[self.holder >= 0]).tolist()))
-        self.past_results.forget(self.snapshots.steps)
-
-    def _draw_kinds(self, num_games: int, p: int) -> np.ndarray:
-        """Each seat's holder kind (an index into ``self.kinds``), drawn as ``self.mix`` says."""
-        if self.mix == "seat":
-            return self.rng.choice(len(self.kinds), size=(num_games, p), p=self.probs)
-        current = self.kinds.index("current")
-        opponents = self.probs.copy()
-        opponents[current] = 0.0
-        per_game = self.rng.choice(len(self.kinds), size=num_games, p=opponents / opponents.sum())
-        learner = self.rng.random((num_games, p)) < self.probs[current]
-        return np.where(learner, current, per_game[:, None])
-
-    def _member(self, code: int) -> Policy:
-        if code not in self._fixed:
-            self._fixed[code] = make_player(self.heuristic_players[(HEURISTIC - code) // HEURISTIC_STRIDE],
-                                            *self._heuristic_spec)
-        return self._fixed[code]
+        self.holder[games] = self.seats.draw(games)
+        self.seats.release(self.holder)
 
     # ------------------------------------------------------------------ collecting
     def collect(
@@ -360,12 +177,12 @@ class Rollouts:
         playing = e.actors & (self.holder != LEARNER)
         if not playing.any():
             return
-        for code in np.unique(self.holder[playing & (self.holder < 0)]):
+        for code in np.unique(self.holder[playing & ~is_past(self.holder)]):
             seats = np.nonzero(playing & (self.holder == code))
-            joint[seats] = self._member(int(code)).act(e.obs[seats], e.masks[seats], self.rng)
-        seats = np.nonzero(playing & (self.holder >= 0))
+            joint[seats] = self.seats.member(int(code)).act(e.obs[seats], e.masks[seats], self.rng)
+        seats = np.nonzero(playing & is_past(self.holder))
         if len(seats[0]):
-            joint[seats] = self.snapshots.act(self.holder[seats], e.obs[seats], e.masks[seats], self.rng)
+            joint[seats] = self.seats.snapshots.act(self.holder[seats], e.obs[seats], e.masks[seats], self.rng)
 
     def _book_rewards(self, table: dict[str, np.ndarray], learner_column: np.ndarray) -> None:
         rewards = self.engine.rewards.reshape(-1)
@@ -386,9 +203,9 @@ class Rollouts:
             learner_seats = np.flatnonzero(self.holder[g] == LEARNER)
             for seat in learner_seats:
                 self.finished.append((float(self.episode_return[g * p + seat]), float(won[seat])))
-            members = self.holder[g][self.holder[g] >= 0]
+            members = self.holder[g][is_past(self.holder[g])]
             if len(members):
-                self.past_results.record(members, float(won[learner_seats].mean()))
+                self.seats.past_results.record(members, float(won[learner_seats].mean()))
         self.episode_return[columns] = 0.0
         self._draw_holders(games)
 
@@ -458,7 +275,7 @@ class Rollouts:
             "carried": {k: v.copy() for k, v in self.carried.items()},
             "episode_return": self.episode_return.copy(),
             "finished": list(self.finished),
-            "past_win_rate": dict(self.past_results.win_rate),
+            "past_win_rate": dict(self.seats.past_results.win_rate),
         }
 
     def load_state_dict(self, state: dict) -> None:
@@ -469,4 +286,4 @@ class Rollouts:
         self.carried.setdefault("labels", np.full(len(self.carried["columns"]), -1, np.int64))  # saved before labels
         self.episode_return[...] = state["episode_return"]
         self.finished = deque(state["finished"], maxlen=self.finished.maxlen)
-        self.past_results.win_rate = {int(k): float(v) for k, v in state.get("past_win_rate", {}).items()}
+        self.seats.past_results.win_rate = {int(k): float(v) for k, v in state.get("past_win_rate", {}).items()}

@@ -22,12 +22,15 @@ from stonk_envs.games_index import memory_start
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.checkpoint import save_torch
+from stonk_envs.policies.torch_policy import MaskedMLP
 from stonk_envs.training.config import TrainConfig
 from stonk_envs.training.device import resolve_device
+from stonk_envs.training.league.draw import SeatDraw
+from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.imitation import imitation_update
 from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
-from stonk_envs.training.ppo.rollout import Rollouts, Samples, Snapshots
+from stonk_envs.training.ppo.rollout import Rollouts, Samples
 from stonk_envs.training.ppo.update import ppo_update
 from stonk_envs.training.run_loop import RunLoop
 from stonk_envs.training.threads import ThreadBudget
@@ -59,11 +62,9 @@ class PPORun(RunLoop):
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.ppo.learning_rate, eps=1e-5)
         self.stats = RunningStats(self.engine.obs_size)
         self.snapshots = Snapshots(c.league.max_snapshots)
-        self.rollouts = Rollouts(
-            self.engine, self.net, c.league.weights(), self.snapshots, (c.game, c.num_players),
-            self.rng, self.sampler, self.device, c.ppo.league.mix, tuple(c.ppo.league.heuristic_players),
-            c.ppo.league.pfsp_power,
-        )
+        seats = SeatDraw(c.league.weights(), self.snapshots, c.game, c.num_players, self.rng, c.ppo.league.mix,
+                         tuple(c.ppo.league.heuristic_players), c.ppo.league.pfsp_power)
+        self.rollouts = Rollouts(self.engine, self.net, seats, self.rng, self.sampler, self.device)
         self.imitation: dict[str, Any] | None = None
         """The warm start's summary once it has run (see :meth:`_imitate`)."""
         self.labeler = make_player(c.ppo.imitation.teacher, c.game, c.num_players) if c.ppo.imitation.ppo_coef else None
@@ -132,6 +133,29 @@ class PPORun(RunLoop):
         from stonk_envs.training.exploiters import add_exploiter
 
         add_exploiter(self)
+
+    def learner_actor(self) -> MaskedMLP:
+        """A CPU copy of the learner's actor now."""
+        actor = MaskedMLP(**self.net.actor.hparams)
+        actor.load_state_dict({k: v.detach().cpu().clone() for k, v in self.net.actor.state_dict().items()})
+        return actor
+
+    def past_member(self, step: int) -> MaskedMLP | None:
+        """The snapshot or exploiter kept under ``step``, if the league still holds it."""
+        return self.snapshots.nets.get(step)
+
+    def add_past_member(self, step: int, actor: MaskedMLP) -> None:
+        """Add ``actor`` to the league's past members, kept under ``step``."""
+        self.snapshots.add(step, actor)
+
+    def report(self, message: str, scalars: dict[str, float], seconds: float) -> None:
+        """Show ``message``, log ``scalars`` at this step, and count ``seconds`` of wall time."""
+        self.seconds["wall"] += seconds
+        if self.writer is not None:
+            for name, value in scalars.items():
+                self.writer.add_scalar(name, value, self.step)
+        if self.bar is not None:
+            self.bar.write(message)
 
     # ------------------------------------------------------------------ training
     def _one_rollout(

@@ -1,7 +1,8 @@
 """The opponent league: the live learner, its past snapshots, the heuristic and random players.
 
-Each opponent seat of a game is given a member key when the game starts: ``"current"``,
-``"past:<step>"`` (the snapshot taken at that learner step), ``"heuristic"`` or ``"random"``.
+Each opponent seat of a game is given a member key when the game starts: the
+:attr:`~stonk_envs.training.league.seats.SeatHolder.key` of the learner (``"current"``), of a
+snapshot (``"past:<step>"``, taken at that learner step), of the heuristic or of the random player.
 :meth:`League.act` plays one key for a whole batch of seats in one forward pass.
 """
 
@@ -13,6 +14,7 @@ import numpy as np
 import torch
 
 from stonk_envs.policies.base import Policy, RandomPolicy
+from stonk_envs.training.league.seats import KIND_HOLDERS, SeatHolder, SeatKind
 
 
 class TorchPolicyPlayer(Policy):
@@ -44,7 +46,7 @@ class League:
         self.learner: torch.nn.Module | None = None
         self.max_snapshots = max_snapshots
         self._heuristic_factory = heuristic_factory
-        self.players: dict[str, Policy] = {"random": RandomPolicy()}
+        self.players: dict[str, Policy] = {KIND_HOLDERS["random"].key: RandomPolicy()}
         self.snapshot_steps: list[int] = []
         """Steps of the snapshots that may still be drawn, oldest first."""
         self._snapshots: dict[int, torch.nn.Module] = {}
@@ -52,24 +54,25 @@ class League:
     def set_learner(self, learner: torch.nn.Module) -> None:
         """Make ``learner`` (the live policy network) the ``current`` member."""
         self.learner = learner
-        self.players["current"] = TorchPolicyPlayer(learner)
+        self.players[KIND_HOLDERS["current"].key] = TorchPolicyPlayer(learner)
 
     def draw(self, rng: np.random.Generator) -> str:
         """A member key for one opponent seat of a new game."""
         kind = self.kinds[int(rng.choice(len(self.kinds), p=self.probs))]
         if kind == "past":
             if not self.snapshot_steps:
-                return "current"
-            return f"past:{self.snapshot_steps[int(rng.integers(len(self.snapshot_steps)))]}"
-        return kind
+                return SeatHolder(SeatKind.LEARNER).key
+            return SeatHolder(SeatKind.PAST, self.snapshot_steps[int(rng.integers(len(self.snapshot_steps)))]).key
+        return KIND_HOLDERS[kind].key
 
     def player(self, key: str) -> Policy:
         """The player behind a member key."""
         if key not in self.players:
-            if key == "heuristic":
+            holder = SeatHolder.from_key(key)
+            if holder.kind is SeatKind.BUILT_IN:
                 self.players[key] = self._heuristic_factory()
-            elif key.startswith("past:") and int(key[5:]) in self._snapshots:
-                self.players[key] = TorchPolicyPlayer(self._snapshots[int(key[5:])])
+            elif holder.kind is SeatKind.PAST and holder.number in self._snapshots:
+                self.players[key] = TorchPolicyPlayer(self._snapshots[holder.number])
             else:
                 raise ValueError(f"unknown league member {key!r}")
         return self.players[key]
@@ -95,7 +98,7 @@ class League:
     def forget_unused(self, in_use: set[str]) -> None:
         """Release dropped snapshots that no game in play still uses."""
         for step in list(self._snapshots):
-            key = f"past:{step}"
+            key = SeatHolder(SeatKind.PAST, step).key
             if step not in self.snapshot_steps and key not in in_use:
                 del self._snapshots[step]
                 self.players.pop(key, None)
@@ -110,7 +113,7 @@ class League:
     def load_state_dict(self, state: dict) -> None:
         """Restore the league saved by :meth:`state_dict` (the learner must already be loaded)."""
         self._snapshots = {}
-        self.players = {k: v for k, v in self.players.items() if not k.startswith("past:")}
+        self.players = {k: v for k, v in self.players.items() if SeatHolder.from_key(k).kind is not SeatKind.PAST}
         for step, weights in state["snapshots"].items():
             self._snapshots[int(step)] = self._frozen(weights)
         self.snapshot_steps = [int(s) for s in state["snapshot_steps"]]
