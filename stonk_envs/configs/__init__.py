@@ -89,6 +89,21 @@ def load_yaml(spec: str | Path):
     return layer
 
 
+def keys_set(mapping: dict, renames: dict[str, str]) -> dict[str, str]:
+    """The dotted keys of ``renames`` that the plain nested ``mapping`` sets, each with its new name."""
+    found = {}
+    for old, new in renames.items():
+        node = mapping
+        for part in old.split("."):
+            node = node.get(part, _ABSENT) if isinstance(node, dict) else _ABSENT
+        if node is not _ABSENT:
+            found[old] = new
+    return found
+
+
+_ABSENT = object()
+
+
 def merge(schema, *layers):
     """``OmegaConf.merge(schema, *layers)``; ``ValueError`` naming the top-level key where a list meets a mapping,
     and the key given no value (``run_dir=``, ``run_dir:``) where the schema needs one."""

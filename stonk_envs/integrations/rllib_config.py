@@ -19,7 +19,7 @@ from typing import Any
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from stonk_envs.configs import load_yaml, merge
+from stonk_envs.configs import keys_set, load_yaml, merge
 from stonk_envs.games_index import game_module
 
 ENV_PATHS = ("vector", "multi_agent")
@@ -161,12 +161,6 @@ def load_rllib_config(path: str | None, overrides: list[str] | None = None) -> R
 
 def _refuse_renamed(layer: dict) -> None:
     """``ValueError`` naming each key of the earlier names in ``layer`` and its name now."""
-    found = []
-    for old, new in RENAMED.items():
-        node = layer
-        for part in old.split("."):
-            node = node.get(part) if isinstance(node, dict) else None
-        if node is not None:
-            found.append(f"{old} is now {new}")
+    found = [f"{old} is now {new}" for old, new in keys_set(layer, RENAMED).items()]
     if found:
         raise ValueError(f"{', '.join(found)} (the RLlib config names its keys as the training config does)")

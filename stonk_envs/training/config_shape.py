@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from stonk_envs.configs import keys_set
+
 MOVED = {
     "device": "ppo.device",
     "imitation": "ppo.imitation",
@@ -24,15 +26,6 @@ MOVED = {
 SB3_KEYS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
             "vf_coef", "max_grad_norm", "net_arch")
 """The earlier ``ppo`` section's keys that the sb3 trainer read (now in ``sb3``)."""
-
-
-def _get(mapping: dict, key: str) -> Any:
-    node = mapping
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise KeyError(key)
-        node = node[part]
-    return node
 
 
 def _pop(mapping: dict, key: str) -> Any:
@@ -53,14 +46,7 @@ def _put(mapping: dict, key: str, value: Any) -> None:
 
 def moved_keys(mapping: dict) -> dict[str, str]:
     """The earlier keys that ``mapping`` (a plain nested dict) sets, each with the key it is now."""
-    found = {}
-    for old, new in MOVED.items():
-        try:
-            _get(mapping, old)
-        except KeyError:
-            continue
-        found[old] = new
-    return found
+    return keys_set(mapping, MOVED)
 
 
 def is_earlier_shape(mapping: dict) -> bool:
