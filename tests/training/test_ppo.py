@@ -10,13 +10,13 @@ import torch
 from stonk_envs import vector
 from stonk_envs.evaluation import evaluate
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
+from stonk_envs.policies.seats import LEARNER, built_in_codes
 from stonk_envs.policies.stocks_and_bombs_heuristic import StocksAndBombsHeuristic
 from stonk_envs.policies.stocks_and_bombs_trader import StocksAndBombsAggressive
 from stonk_envs.policies.torch_policy import NORMALISED_CLIP, TorchPolicy
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
 from stonk_envs.training.league.draw import SeatDraw
-from stonk_envs.training.league.seats import LEARNER, built_in_codes
 from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic

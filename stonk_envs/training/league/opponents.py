@@ -1,7 +1,7 @@
 """The opponent league: the live learner, its past snapshots, the heuristic and random players.
 
 Each opponent seat of a game is given a member key when the game starts: the
-:attr:`~stonk_envs.training.league.seats.SeatHolder.key` of the learner (``"current"``), of a
+:attr:`~stonk_envs.policies.seats.SeatHolder.key` of the learner (``"current"``), of a
 snapshot (``"past:<step>"``, taken at that learner step), of the heuristic or of the random player.
 :meth:`League.act` plays one key for a whole batch of seats in one forward pass.
 """
@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.training.league.seats import KIND_HOLDERS, SeatHolder, SeatKind
+from stonk_envs.policies.seats import KIND_HOLDERS, SeatHolder, SeatKind
 
 
 class TorchPolicyPlayer(Policy):
