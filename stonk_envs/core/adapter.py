@@ -194,40 +194,6 @@ class GameTable:
         if not self.started:
             raise ValueError(f"{call} called before reset()")
 
-    SNAPSHOT_ARRAYS = ("states", "actor_flags", "joint", "rewards", "voids")
-
-    def snapshot(self) -> dict[str, Any]:
-        """The game in play as arrays and plain values (no objects), for :meth:`restore`."""
-        return {
-            **{name: getattr(self, name).copy() for name in self.SNAPSHOT_ARRAYS},
-            "cycles": self.cycles, "truncated": self.truncated, "game_over": self.game_over, "started": self.started,
-            "np_random": None if self.np_random is None else self.np_random.bit_generator.state,
-        }
-
-    def restore(self, saved: dict[str, Any]) -> None:
-        """Continue the game :meth:`snapshot` saved (same game and config); ``ValueError`` and no change if not."""
-        try:
-            arrays = {name: np.asarray(saved[name]) for name in self.SNAPSHOT_ARRAYS}
-            flags = {name: saved[name] for name in ("cycles", "truncated", "game_over", "started", "np_random")}
-        except (KeyError, TypeError) as err:
-            raise ValueError(f"not a game snapshot: {type(err).__name__}: {err}") from None
-        for name, array in arrays.items():
-            own = getattr(self, name)
-            if array.dtype != own.dtype or array.shape != own.shape:
-                raise ValueError(f"game snapshot field {name!r} is {array.dtype}{array.shape}, "
-                                 f"this game's is {own.dtype}{own.shape}")
-        generator = None
-        if flags["np_random"] is not None:
-            generator = np.random.Generator(np.random.PCG64())
-            generator.bit_generator.state = flags["np_random"]
-        for name, array in arrays.items():
-            getattr(self, name)[...] = array
-        self.cycles, self.truncated = int(flags["cycles"]), bool(flags["truncated"])
-        self.game_over, self.started, self.np_random = bool(flags["game_over"]), bool(flags["started"]), generator
-        self.closed = False
-        self.last_step = None
-        self._masks = [None] * self.game.num_players
-
     def state(self) -> np.ndarray:
         self.check_started("state()")
         out = np.zeros(self.game.state_size, dtype=np.float32)

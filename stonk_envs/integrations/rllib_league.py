@@ -1,10 +1,11 @@
 """Self-play on RLlib: a league of modules matched to seats through ``policy_mapping_fn``.
 
 One shared learner module, ``"main"``, plays one seat of every game (drawn per game) and,
-with probability ``self_play``, each other seat too, learning from all of them. Every other
-seat is a league member drawn per seat: the ``"heuristic"`` and ``"random"`` players, or
-a frozen snapshot ``"main_v<k>"`` of the learner, taken every ``snapshot_every`` training
-iterations by :class:`LeagueCallback` (the oldest dropped beyond ``max_snapshots``).
+with weight ``current``, each other seat too, learning from all of them. Every other seat is a
+league member drawn per seat, a :class:`~stonk_envs.policies.seats.SeatHolder` played by the module
+:func:`module_id` names: the ``"heuristic"`` and ``"random"`` players, or a frozen snapshot
+``"main_v<k>"`` of the learner (the past member numbered ``k``), taken every ``snapshot_iterations``
+training iterations by :class:`LeagueCallback` (the oldest dropped beyond ``max_snapshots``).
 """
 
 from __future__ import annotations
@@ -15,21 +16,32 @@ from dataclasses import dataclass, field
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
+from stonk_envs.policies.seats import KIND_HOLDERS, SeatHolder, SeatKind
+
 LEARNER = "main"
+
+
+def module_id(holder: SeatHolder) -> str:
+    """The RLlib module that plays ``holder``: the learner, its numbered snapshot, or a built-in player."""
+    if holder.kind is SeatKind.LEARNER:
+        return LEARNER
+    if holder.kind is SeatKind.PAST:
+        return f"{LEARNER}_v{holder.number}"
+    return holder.key
 
 
 @dataclass
 class LeagueMapping:
     """The ``policy_mapping_fn``: which module plays each agent of a game (fixed per game).
 
-    ``weights`` are the draw weights of the opponent kinds ``self_play``, ``heuristic``,
-    ``random`` and ``snapshots`` (shared equally by the snapshots in ``snapshots``; given to
-    ``random`` while there is none).
+    ``weights`` are the draw weights of the opponent kinds ``current``, ``heuristic``, ``random``
+    and ``past`` (shared equally by the snapshots, numbered in ``snapshots``; given to ``random``
+    while there is none).
     """
 
     agents: list[str]
     weights: dict[str, float]
-    snapshots: list[str] = field(default_factory=list)
+    snapshots: list[int] = field(default_factory=list)
 
     def __call__(self, agent_id, episode, **kwargs) -> str:
         rng = random.Random(f"{episode.id_}")  # one stream per game: every agent sees the same draws
@@ -38,21 +50,21 @@ class LeagueMapping:
         seat = self.agents.index(agent_id)
         if seat == learner_seat:
             return LEARNER
-        return self._member(draws[seat], random.Random(f"{episode.id_}/{seat}"))
+        return module_id(self._member(draws[seat], random.Random(f"{episode.id_}/{seat}")))
 
-    def _member(self, u: float, rng: random.Random) -> str:
+    def _member(self, u: float, rng: random.Random) -> SeatHolder:
         kinds = {
-            LEARNER: self.weights["self_play"],
+            "current": self.weights["current"],
             "heuristic": self.weights["heuristic"],
-            "random": self.weights["random"] + (0.0 if self.snapshots else self.weights["snapshots"]),
-            "snapshots": self.weights["snapshots"] if self.snapshots else 0.0,
+            "random": self.weights["random"] + (0.0 if self.snapshots else self.weights["past"]),
+            "past": self.weights["past"] if self.snapshots else 0.0,
         }
         total = sum(kinds.values())
         for kind, weight in kinds.items():
             u -= weight / total
             if u < 0 and weight > 0:
-                return rng.choice(self.snapshots) if kind == "snapshots" else kind
-        return "random"
+                return SeatHolder(SeatKind.PAST, rng.choice(self.snapshots)) if kind == "past" else KIND_HOLDERS[kind]
+        return KIND_HOLDERS["random"]
 
 
 class LeagueCallback(RLlibCallback):
@@ -90,15 +102,15 @@ class LeagueCallback(RLlibCallback):
         initialised network under the snapshot's name.
         """
         self.taken += 1
-        new_id = f"{LEARNER}_v{self.taken}"
+        new_id = module_id(SeatHolder(SeatKind.PAST, self.taken))
         spec = RLModuleSpec.from_module(algorithm.get_module(LEARNER))
-        self.mapping.snapshots.append(new_id)
+        self.mapping.snapshots.append(self.taken)
         algorithm.add_module(module_id=new_id, module_spec=spec, new_agent_to_module_mapping_fn=self.mapping)
         algorithm.set_state({"learner_group": {"learner": {"rl_module": {new_id: learner_weights(algorithm)}}}})
         frozen = learner_weights(algorithm, inference_only=True)
         algorithm.env_runner_group.foreach_env_runner(lambda runner: runner.module[new_id].set_state(frozen))
         if len(self.mapping.snapshots) > self.max_snapshots:
-            oldest = self.mapping.snapshots.pop(0)
+            oldest = module_id(SeatHolder(SeatKind.PAST, self.mapping.snapshots.pop(0)))
             algorithm.remove_module(oldest, new_agent_to_module_mapping_fn=self.mapping)
 
 

@@ -41,8 +41,7 @@ def build_algorithm(config: RLlibConfig):
     from ray.rllib.algorithms.ppo import PPOConfig
 
     league = config.league
-    weights = {"self_play": league.current, "heuristic": league.heuristic, "random": league.random,
-               "snapshots": league.past}
+    weights = {"current": league.current, "heuristic": league.heuristic, "random": league.random, "past": league.past}
     algorithm_config = (
         PPOConfig()
         # None waits for every env runner's samples (see RLlibConfig.sample_timeout_s).

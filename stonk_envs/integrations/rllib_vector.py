@@ -83,7 +83,7 @@ def frozen_policy(frozen: FROZEN) -> TorchPolicy:
 
 @dataclass
 class VectorLeague:
-    """The league's draw weights (``self_play``, ``heuristic``, ``random``, ``snapshots``) and its snapshots."""
+    """The league's draw weights (``current``, ``heuristic``, ``random``, ``past``) and its snapshots."""
 
     weights: dict[str, float]
     snapshots: list[FROZEN] = field(default_factory=list)
@@ -92,8 +92,7 @@ class VectorLeague:
         """The players and weights for ``set_league``: the snapshots share theirs, given to random while none."""
         w, k = self.weights, len(self.snapshots)
         players = ["random", "heuristic", RunnerLearner(env_runner), *map(frozen_policy, self.snapshots)]
-        weights = [w["random"] + (0.0 if k else w["snapshots"]), w["heuristic"], w["self_play"],
-                   *[w["snapshots"] / max(k, 1)] * k]
+        weights = [w["random"] + (0.0 if k else w["past"]), w["heuristic"], w["current"], *[w["past"] / max(k, 1)] * k]
         return players, weights
 
     def apply(self, env_runner) -> None:

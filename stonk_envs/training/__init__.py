@@ -8,9 +8,10 @@
   exploitability of a run's checkpoints, measured by the run loop.
 - :mod:`stonk_envs.training.ppo`: the batched trainer (``trainer: ppo``, every seat the learner holds is a sample).
 - :mod:`stonk_envs.training.sb3_run`: sb3-contrib's MaskablePPO (``trainer: sb3``) on the single-seat view.
-- :mod:`stonk_envs.training.selfplay`: that single-seat ``VecEnv`` view of N games (PettingZoo envs).
-- :mod:`stonk_envs.training.engine_selfplay`: the same view over one batched engine (``sb3.env_backend: engine``).
-- :mod:`stonk_envs.training.league`: the league: seat holders, snapshots, PFSP, and the sb3 trainer's opponents.
+- :mod:`stonk_envs.training.sb3_league_env`: that single-seat ``VecEnv`` of N games on one batched engine, with the
+  league at the other seats.
+- :mod:`stonk_envs.training.league`: the league: snapshots, PFSP, the draw of seat holders, and the sb3 trainer's
+  opponents.
 - :mod:`stonk_envs.training.trainer`: ``train`` and ``resume``, whatever the trainer.
 - :mod:`stonk_envs.training.cli`: the ``stonk-envs train`` subcommand.
 """

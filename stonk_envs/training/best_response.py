@@ -24,12 +24,12 @@ from tqdm import tqdm
 from stonk_envs import vector
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies.base import Policy
+from stonk_envs.policies.seats import FROZEN, LEARNER
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.training.config import PPOConfig
 from stonk_envs.training.device import resolve_device
 from stonk_envs.training.exploit_budget import STARTS
 from stonk_envs.training.league.pfsp import PastResults
-from stonk_envs.training.league.seats import FROZEN, LEARNER
 from stonk_envs.training.ppo.network import ActorCritic, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import Rollouts, Samples

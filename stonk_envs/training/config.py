@@ -24,7 +24,6 @@ from stonk_envs.training import config_shape
 
 OPPONENT_KINDS = ("current", "past", "heuristic", "random")
 """League members: the live learner, its past snapshots, the heuristic and random players."""
-ENV_BACKENDS = ("pettingzoo", "engine")
 """What runs the training games: each game's PettingZoo Parallel env, or one batched engine for all."""
 TRAINERS = ("ppo", "sb3")
 """ppo: the batched trainer (training/ppo), every seat the learner holds learns; sb3: sb3-contrib's MaskablePPO,
@@ -222,14 +221,10 @@ class SB3Config(PPOHyperparameters):
 
     n_steps: int = 128
     """Learner steps in each game per rollout (a rollout is ``num_envs * n_steps`` samples)."""
-    env_backend: str = "engine"
-    """What runs the games: ``engine`` (one batched engine, stonk_envs.vector) or ``pettingzoo`` (a Parallel
-    env each); the same self-play either way, on other game seeds."""
 
     def __post_init__(self):
         super().__post_init__()
         _check(self, "sb3.", {"n_steps": _ints(1, 10**7)})
-        self.env_backend = check_choice("sb3.env_backend", self.env_backend, ENV_BACKENDS)
 
 
 @dataclass
@@ -466,11 +461,16 @@ def load_saved_config(run_dir: str | Path, overrides: list[str] | tuple[str, ...
     saved = OmegaConf.to_container(load_yaml(Path(run_dir) / "config.yaml"), resolve=False)
     if config_shape.is_earlier_shape(saved):
         saved = config_shape.upgrade(saved)
-    return load_config(saved, overrides)
+    return load_config(config_shape.drop_removed(saved), overrides)
 
 
 def _refuse_moved(layer: dict) -> None:
-    """``ValueError`` naming each key of the earlier shape in ``layer`` and where it is now."""
+    """``ValueError`` naming each removed key in ``layer`` and why, or each key of the earlier shape and where it
+    is now."""
+    removed = config_shape.removed_keys(layer)
+    if removed:
+        why = ", ".join(f"{key} is gone: {reason}" for key, reason in removed.items())
+        raise ValueError(f"invalid training config: {why}")
     moved = config_shape.moved_keys(layer)
     if moved:
         where = ", ".join(f"{old} is now {new}" for old, new in moved.items())

@@ -6,6 +6,10 @@ hyperparameters in one ``ppo`` section; the default trainer was ``sb3``. Today e
 keys live in its own section (``ppo``, ``sb3``). :func:`upgrade` turns a saved config of the
 earlier shape into today's, so ``resume`` continues it; :func:`moved_keys` names the earlier
 keys in a new config, so ``load_config`` can say where each went.
+
+``sb3.env_backend`` is gone: the sb3 trainer's games run on one batched engine, as
+``env_backend: engine`` ran them. :func:`drop_removed` drops it from a saved run that ran so, and
+refuses one that ran on PettingZoo envs.
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ MOVED = {
        for key in ("heuristic_players", "mix", "pfsp_power", "exploiter_samples", "exploiter_start")},
 }
 """Earlier keys and where they are now."""
+REMOVED = {
+    "env_backend": "the sb3 trainer's games always run on one batched engine",
+    "sb3.env_backend": "the sb3 trainer's games always run on one batched engine",
+}
+"""Keys that are gone, and why."""
 SB3_KEYS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
             "vf_coef", "max_grad_norm", "net_arch")
 """The earlier ``ppo`` section's keys that the sb3 trainer read (now in ``sb3``)."""
@@ -47,6 +56,21 @@ def _put(mapping: dict, key: str, value: Any) -> None:
 def moved_keys(mapping: dict) -> dict[str, str]:
     """The earlier keys that ``mapping`` (a plain nested dict) sets, each with the key it is now."""
     return keys_set(mapping, MOVED)
+
+
+def removed_keys(mapping: dict) -> dict[str, str]:
+    """The removed keys that ``mapping`` (a plain nested dict) sets, each with why it is gone."""
+    return keys_set(mapping, REMOVED)
+
+
+def drop_removed(saved: dict) -> dict:
+    """A saved run's config (today's shape) without the removed keys; ``ValueError`` if the run needed them."""
+    config = copy.deepcopy(saved)
+    backend = config.get("sb3", {}).pop("env_backend", "engine")
+    if config.get("trainer") == "sb3" and backend != "engine":
+        raise ValueError(f"this run's sb3 trainer played its games on PettingZoo envs (sb3.env_backend: {backend}), "
+                         "which this version no longer does, so it cannot continue; train it again")
+    return config
 
 
 def is_earlier_shape(mapping: dict) -> bool:

@@ -1,10 +1,11 @@
 """The sb3-contrib trainer's run: MaskablePPO's learner in :class:`~stonk_envs.training.run_loop.RunLoop`.
 
-The learner holds one seat in each of ``num_envs`` games (the single-seat self-play view of
-``sb3.env_backend``); the league's snapshots, the heuristic and the random player hold the
-others. Each rollout is one ``MaskablePPO.learn`` call of one rollout's steps, which continues the
-model exactly as one long call would. The model, its optimiser and step count are saved in the
-policy file; the league, games in play and episode statistics in the state.
+The learner holds one seat in each of ``num_envs`` games (the single-seat self-play view
+:class:`~stonk_envs.training.sb3_league_env.LeagueVecEnv`); the league's snapshots, the heuristic and
+the random player hold the others. Each rollout is one ``MaskablePPO.learn`` call of one
+rollout's steps, which continues the model exactly as one long call would. The model, its
+optimiser and step count are saved in the policy file; the league, games in play and episode
+statistics in the state.
 """
 
 from __future__ import annotations
@@ -24,14 +25,11 @@ from stonk_envs.policies import make_player
 from stonk_envs.policies.checkpoint import save_sb3
 from stonk_envs.policies.sb3_zip import SB3Zip
 from stonk_envs.training.config import TrainConfig, torch_thread_count
-from stonk_envs.training.engine_selfplay import EngineSelfPlayVecEnv
 from stonk_envs.training.league.opponents import League
 from stonk_envs.training.run_loop import RunLoop
+from stonk_envs.training.sb3_league_env import LeagueVecEnv
 from stonk_envs.training.sb3_model import maskable_ppo
-from stonk_envs.training.selfplay import SelfPlayVecEnv
 
-BACKENDS = {"pettingzoo": SelfPlayVecEnv, "engine": EngineSelfPlayVecEnv}
-"""The learner's view for each ``sb3.env_backend``."""
 WINS_KEPT = 200
 """The learner's recent games whose win rate the training curve shows."""
 
@@ -50,9 +48,7 @@ class SB3Run(RunLoop):
             c.league.max_snapshots,
             lambda: make_player("heuristic", c.game, c.num_players),
         )
-        self.venv = BACKENDS[c.sb3.env_backend](
-            c.game, c.num_players, dict(c.env_config), c.num_envs, self.league, c.seed
-        )
+        self.venv = LeagueVecEnv(c.game, c.num_players, dict(c.env_config), c.num_envs, self.league, c.seed)
         self.obs_size = int(self.venv.observation_space.shape[0])
         self.num_actions = int(self.venv.action_space.n)
         self.model: MaskablePPO | None = None

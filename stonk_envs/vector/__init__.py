@@ -1,8 +1,8 @@
 """Batched engines: ``make(name, num_envs, **config)`` steps N games of one kind in lockstep.
 
-Adapters over an engine: :class:`~stonk_envs.vector.sb3_selfplay.SelfPlayVecEnv` (SB3) and
-:class:`~stonk_envs.vector.selfplay.SelfPlayGymVectorEnv` (Gymnasium), the single-seat
-self-play views.
+Single-seat self-play over an engine (:mod:`~stonk_envs.vector.selfplay`) and its views:
+:class:`~stonk_envs.vector.gym_vector.EngineVectorEnv` (what ``gymnasium.make_vec`` returns) and
+:class:`~stonk_envs.vector.sb3_selfplay.SelfPlayVecEnv` (SB3).
 """
 
 from __future__ import annotations

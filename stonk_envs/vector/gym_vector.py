@@ -46,6 +46,7 @@ from stonk_envs import vector
 from stonk_envs.core.validation import check_choice, check_optional_int, check_reset_options
 from stonk_envs.policies.base import Policy
 from stonk_envs.policies.players import make_player
+from stonk_envs.policies.seats import built_in_codes
 from stonk_envs.vector.selfplay import SelfPlay
 
 LAYOUTS = ("box", "rllib", "flat")
@@ -54,16 +55,22 @@ AUTORESET_MODES = (AutoresetMode.NEXT_STEP.value, AutoresetMode.SAME_STEP.value)
 
 class LeagueSelfPlay(SelfPlay):
     """:class:`SelfPlay` whose non-learner seats are filled at each new game: from a fixed assignment
-    (one policy per other seat, in seat order) or drawn from a league with weights."""
+    (one player per other seat, in seat order) or drawn from a league with weights.
+
+    The players are the built-in seat holders of :mod:`~stonk_envs.policies.seats`, numbered in the
+    order given.
+    """
 
     def configure(self, policies: Sequence[Policy], per_other_seat: list[int] | None,
                   weights: np.ndarray | None) -> None:
-        """``per_other_seat[k]``: the policy of the learner's k-th other seat; or ``weights``: draw each seat."""
-        self.policies = list(policies)
-        self.per_other_seat = per_other_seat
+        """``per_other_seat[k]``: the player of the learner's k-th other seat; or ``weights``: draw each seat."""
+        self.codes = built_in_codes(np.arange(len(policies)))
+        self.per_other_seat = None if per_other_seat is None else self.codes[per_other_seat]
         self.weights = weights
-        self.seat_policy = np.zeros((self.engine.num_envs, self.engine.num_players), np.int64)
-        self._games_started(np.ones(self.engine.num_envs, np.bool_))
+        e = self.engine
+        players = dict(zip(self.codes.tolist(), policies, strict=True))
+        self.seat_players(np.full((e.num_envs, e.num_players), self.codes[0]), players)
+        self._games_started(np.ones(e.num_envs, np.bool_))
 
     def _games_started(self, started: np.ndarray) -> None:
         if not hasattr(self, "per_other_seat"):
@@ -71,11 +78,12 @@ class LeagueSelfPlay(SelfPlay):
         slots = np.flatnonzero(started)
         p = self.engine.num_players
         if self.weights is not None:
-            self.seat_policy[slots] = self.rng.choice(len(self.policies), size=(len(slots), p), p=self.weights)
+            drawn = self.rng.choice(len(self.codes), size=(len(slots), p), p=self.weights)
+            self.holders[slots] = self.codes[drawn]
         elif self.per_other_seat is not None:
             for slot in slots:
                 others = [seat for seat in range(p) if seat != self.seats[slot]]
-                self.seat_policy[slot, others] = self.per_other_seat
+                self.holders[slot, others] = self.per_other_seat
 
 
 class EngineVectorEnv(gymnasium.vector.VectorEnv):

@@ -1,43 +1,39 @@
-"""Single-seat self-play views of a batched engine: the stepping logic, and the Gymnasium view.
+"""Single-seat self-play on a batched engine: the stepping logic that every single-seat view shares.
 
 Slot ``i`` of the view is game ``i`` of the engine seen from one learner seat (by default
 seat ``i mod P``, so every seat position is trained; with ``rotate_seats`` it moves one seat
 on at every new game of the slot). The other seats are played by opponent
 :class:`~stonk_envs.policies.base.Policy` objects (random by default; give a frozen copy of
-the learner for self-play, or several league members with :meth:`SelfPlay.set_opponents`,
-one per seat of each game). One view step is one learner decision: in a turn-based game the
-opponents' turns in between are played inside the step, and their rewards to the learner
-seat are added up.
+the learner for self-play, or several league members with :meth:`SelfPlay.seat_players`, each
+seat of each game held by one :class:`~stonk_envs.policies.seats.SeatHolder`). One view step is
+one learner decision: in a turn-based game the opponents' turns in between are played inside the
+step, and their rewards to the learner seat are added up.
 
 The views read only the observations of seats that act, so an engine made with
 ``observe="actors"`` serves them with less work.
 
-:class:`SelfPlayGymVectorEnv` is a ``gymnasium.vector.VectorEnv`` over the PettingZoo env's
-``{"observation", "action_mask"}`` encoding, with same-step auto-reset. The SB3 view over the
-same logic is :class:`stonk_envs.vector.sb3_selfplay.SelfPlayVecEnv` (it needs the ``training``
-extra).
+The views over it: ``gymnasium.make_vec``'s :class:`~stonk_envs.vector.gym_vector.EngineVectorEnv`,
+the SB3 ``VecEnv`` :class:`~stonk_envs.vector.sb3_selfplay.SelfPlayVecEnv` (it needs the
+``training`` extra) and the sb3 trainer's league view,
+:class:`~stonk_envs.training.sb3_league_env.LeagueVecEnv`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from stonk_envs.core.game import NO_ACTION
-from stonk_envs.core.validation import check_bool, check_optional_int, check_reset_options, check_seed
+from stonk_envs.core.validation import check_bool, check_optional_int, check_seed
 from stonk_envs.policies.base import Policy, RandomPolicy
+from stonk_envs.policies.seats import SeatHolder, SeatKind
 from stonk_envs.vector.engine import BatchEngine
 
 
 class SelfPlay:
-    """The stepping logic shared by both views: learner seats, opponents, episode stats.
+    """The stepping logic shared by every single-seat view: learner seats, opponents, episode stats.
 
     A subclass may act at each game's end and start through :meth:`_games_ended` and
     :meth:`_games_started` (the trainer draws league members there).
@@ -72,24 +68,28 @@ class SelfPlay:
 
     def set_opponent(self, opponent: Policy) -> None:
         """Play every non-learner seat with ``opponent`` from the next step on."""
-        self.set_opponents([opponent])
+        e = self.engine
+        holder = SeatHolder(SeatKind.BUILT_IN).code
+        self.seat_players(np.full((e.num_envs, e.num_players), holder, np.int64), {holder: opponent})
 
-    def set_opponents(self, policies: Sequence[Policy], seat_policy: np.ndarray | None = None) -> None:
-        """Play seat ``p`` of game ``i`` with ``policies[seat_policy[i, p]]`` from the next step on.
+    def seat_players(self, holders: np.ndarray, players: Mapping[int, Policy]) -> None:
+        """Play seat ``p`` of game ``i`` with ``players[holders[i, p]]`` from the next step on.
 
-        ``seat_policy`` is an integer array of shape (N, P) (None: all zeros); entries at the
-        learner seats are not used. Each policy is called once per step for all its seats.
+        ``holders`` is an integer array (N, P) of seat-holder codes
+        (:attr:`~stonk_envs.policies.seats.SeatHolder.code`); its entries at the learner seats are
+        not used. Each player is called once per step for all its seats, in the order of ``players``.
         """
         e = self.engine
-        if not policies:
-            raise ValueError("policies must name at least one Policy")
-        table = np.zeros((e.num_envs, e.num_players), np.int64) if seat_policy is None else np.asarray(seat_policy)
+        table = np.asarray(holders)
         if table.shape != (e.num_envs, e.num_players) or table.dtype.kind not in "iu":
-            raise ValueError(f"seat_policy must be an integer array of shape {(e.num_envs, e.num_players)}")
-        if table.min() < 0 or table.max() >= len(policies):
-            raise ValueError(f"seat_policy entries must be in 0..{len(policies) - 1}")
-        self.policies = list(policies)
-        self.seat_policy = table.astype(np.int64)
+            raise ValueError(f"holders must be an integer array of shape {(e.num_envs, e.num_players)}")
+        if not players:
+            raise ValueError("players must name at least one Policy")
+        unplayed = set(np.unique(table[self.is_opponent]).tolist()) - set(players)
+        if unplayed:
+            raise ValueError(f"no player for the seat holder codes {sorted(unplayed)}")
+        self.players = dict(players)
+        self.holders = table.astype(np.int64)
 
     def learner_obs(self) -> tuple[np.ndarray, np.ndarray]:
         """Each slot's learner observation (N, O) and mask (N, A), copied."""
@@ -192,8 +192,8 @@ class SelfPlay:
         e = self.engine
         joint = np.full((e.num_envs, e.num_players), NO_ACTION, np.int64)
         playing = acting & self.is_opponent
-        for k, policy in enumerate(self.policies):
-            seats = np.nonzero(playing if len(self.policies) == 1 else playing & (self.seat_policy == k))
+        for code, policy in self.players.items():
+            seats = np.nonzero(playing if len(self.players) == 1 else playing & (self.holders == code))
             if len(seats[0]):
                 joint[seats] = policy.act(e.obs[seats], e.masks[seats], self.rng)
                 self.opponent_calls += 1
@@ -211,49 +211,3 @@ class SelfPlay:
             rewards[counted] += e.rewards[counted, self.seats[counted]]
             self._end_games(e.terminated & waiting, final_obs, ended)
             waiting = ~e.actors[self.rows, self.seats]
-
-
-class SelfPlayGymVectorEnv(gymnasium.vector.VectorEnv):
-    """Gymnasium vector env of the single-seat view, in the PettingZoo env's encoding."""
-
-    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP}
-
-    def __init__(self, engine: BatchEngine, opponent: Policy | None = None, learner_seat: int | None = None,
-                 seed: int | None = None, rotate_seats: bool = False):
-        self.selfplay = SelfPlay(engine, opponent, learner_seat, seed, rotate_seats)
-        self.num_envs = engine.num_envs
-        low, high = engine.game.observation_bounds
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (engine.num_actions,), dtype=np.int8),
-            }
-        )
-        self.single_action_space = spaces.Discrete(engine.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-
-    def set_opponent(self, opponent: Policy) -> None:
-        """Play the non-learner seats with ``opponent`` from the next step on."""
-        self.selfplay.set_opponent(opponent)
-
-    def _obs(self) -> dict[str, np.ndarray]:
-        obs, masks = self.selfplay.learner_obs()
-        return {"observation": obs, "action_mask": masks}
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        check_reset_options(options)
-        self.selfplay.reset(seed)
-        return self._obs(), {}
-
-    def step(self, actions):
-        rewards, done, final_obs = self.selfplay.step(actions)
-        infos: dict[str, Any] = {}
-        episodes = self.selfplay.pop_episodes(done)
-        if episodes:
-            last = np.full(self.num_envs, None, dtype=object)
-            zero_mask = np.zeros(self.single_action_space.n, np.int8)
-            for i in episodes:
-                last[i] = {"observation": final_obs[i], "action_mask": zero_mask}
-            infos = {"final_obs": last, "_final_obs": done.copy()}
-        return self._obs(), rewards, done, np.zeros(self.num_envs, np.bool_), infos

@@ -72,7 +72,7 @@ def test_a_missing_action_of_an_acting_seat_is_named():
 
 def test_the_league_mapping_gives_each_game_one_learner_seat_and_draws_members():
     mapping = LeagueMapping([f"player_{p}" for p in range(4)],
-                            {"self_play": 0.0, "heuristic": 1.0, "random": 1.0, "snapshots": 2.0})
+                            {"current": 0.0, "heuristic": 1.0, "random": 1.0, "past": 2.0})
     seen = set()
     for k in range(200):
         episode = types.SimpleNamespace(id_=f"game{k}")
@@ -81,7 +81,7 @@ def test_the_league_mapping_gives_each_game_one_learner_seat_and_draws_members()
         assert modules.count(LEARNER) == 1
         seen.update(modules)
     assert seen == {LEARNER, "heuristic", "random"}  # snapshots' weight goes to random until one exists
-    mapping.snapshots.append("main_v1")
+    mapping.snapshots.append(1)
     seen = {mapping(f"player_{p}", types.SimpleNamespace(id_=f"g{k}")) for k in range(100) for p in range(4)}
     assert seen == {LEARNER, "heuristic", "random", "main_v1"}
 

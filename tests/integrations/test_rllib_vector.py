@@ -76,7 +76,7 @@ def test_the_league_callback_adds_a_snapshot_of_the_learner_to_every_runner(trai
 
     algorithm, _, result = trained
     assert result["league_snapshots"] == 1
-    members = runner_env(algorithm).selfplay.policies
+    members = list(runner_env(algorithm).selfplay.players.values())
     assert [m if isinstance(m, str) else type(m).__name__ for m in members][2:] == ["RunnerLearner", "TorchPolicy"]
     snapshot, learner = members[-1].net.state_dict(), learner_net(algorithm).state_dict()
     assert snapshot.keys() == learner.keys()

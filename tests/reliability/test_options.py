@@ -192,9 +192,9 @@ def test_bad_render_options(options, message):
 )
 def test_selfplay_views_check_their_arguments(options, message):
     from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
-    from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv
+    from stonk_envs.vector.selfplay import SelfPlay
 
-    for view in (SelfPlayVecEnv, SelfPlayGymVectorEnv):
+    for view in (SelfPlayVecEnv, SelfPlay):
         with pytest.raises(ValueError, match=message):
             view(vector.make("stocks_and_bombs", 2), **options)
     view = SelfPlayVecEnv(vector.make("stocks_and_bombs", 2), learner_seat=np.int64(3))

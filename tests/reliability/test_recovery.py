@@ -121,7 +121,7 @@ def test_resume_of_a_real_run_continues_from_the_newest_intact_checkpoint(tmp_pa
     from stonk_envs.training.trainer import resume, train
     from tests.training.test_trainer import tiny_config
 
-    train(tiny_config(tmp_path, 256, "sb3.env_backend=engine", "eval.interval=0"))
+    train(tiny_config(tmp_path, 256, "eval.interval=0"))
     truncate(run_state.policy_path(tmp_path, 256))
     capsys.readouterr()
     report = resume(tmp_path, ["total_timesteps=384"])

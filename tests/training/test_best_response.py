@@ -6,10 +6,10 @@ import torch
 
 from stonk_envs.policies.base import Policy, RandomPolicy
 from stonk_envs.policies.games import game_sizes
+from stonk_envs.policies.seats import FROZEN, LEARNER
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.training.best_response import BestResponse, LearnerSetup, play_against
 from stonk_envs.training.config import PPOConfig
-from stonk_envs.training.league.seats import FROZEN, LEARNER
 
 GAME = "stocks_and_bombs"
 TINY_GAME = {"tick_cap": 6, "round_cap": 1}

@@ -49,7 +49,7 @@ def test_league_weights_are_normalised():
         ("num_envs: [1, 2]\n", [], "num_envs"),
         ("", ["ppo.gamma=1.5"], "ppo.gamma must be a finite number (0.0..1.0), got 1.5"),
         ("", ["num_envs=0"], "num_envs must be 1..1048576, got 0"),
-        ("", ["sb3.env_backend=jax"], "sb3.env_backend must be one of ['pettingzoo', 'engine'], got 'jax'"),
+        ("", ["sb3.env_backend=engine"], "sb3.env_backend is gone: the sb3 trainer's games always run on one batched"),
         ("", ["league.random=-1"], "league.random must be a finite number (0.0..1000000000.0), got -1.0"),
         ("", ["trainer=sb3", "sb3.batch_size=4096", "num_envs=2", "sb3.n_steps=8"],
          "exceeds num_envs * sb3.n_steps (16)"),

@@ -6,10 +6,10 @@ import pytest
 import torch
 
 from stonk_envs import vector
+from stonk_envs.policies.seats import LEARNER
 from stonk_envs.training.config import load_config
 from stonk_envs.training.league.draw import SeatDraw
 from stonk_envs.training.league.pfsp import PastResults
-from stonk_envs.training.league.seats import LEARNER
 from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.network import ActorCritic
 from stonk_envs.training.ppo.rollout import Rollouts

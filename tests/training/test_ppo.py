@@ -10,13 +10,13 @@ import torch
 from stonk_envs import vector
 from stonk_envs.evaluation import evaluate
 from stonk_envs.policies.checkpoint import load_policy, read_metadata
+from stonk_envs.policies.seats import LEARNER, built_in_codes
 from stonk_envs.policies.stocks_and_bombs_heuristic import StocksAndBombsHeuristic
 from stonk_envs.policies.stocks_and_bombs_trader import StocksAndBombsAggressive
 from stonk_envs.policies.torch_policy import NORMALISED_CLIP, TorchPolicy
 from stonk_envs.training import run_state
 from stonk_envs.training.config import load_config
 from stonk_envs.training.league.draw import SeatDraw
-from stonk_envs.training.league.seats import LEARNER, built_in_codes
 from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic
@@ -262,7 +262,7 @@ def test_a_run_with_bfloat16_hidden_layers_resumes_bit_for_bit(tmp_path):
         (["device=cuda"], "device is now ppo.device"),
         (["trainer=ppo", "ppo.obs_norm=minmax"], r"ppo.obs_norm must be one of"),
         (["trainer=ppo", "ppo.obs_norm=auto"], r"ppo.obs_norm must be one of \['running', 'bounds'\]"),
-        (["env_backend=engine"], "env_backend is now sb3.env_backend"),
+        (["env_backend=engine"], "env_backend is gone: the sb3 trainer's games always run on one batched engine"),
         (["trainer=ppo", "eval.crossplay_games=-1"], r"eval.crossplay_games must be 0\.\.1000000000, got -1"),
         (["trainer=ppo", "ppo.memory_start=ones"], r"ppo.memory_start must be one of \['random', 'zero'\], got 'ones'"),
         (["trainer=ppo", "ppo.memory_scale=0"], rf"{SCALE_RANGE}, got 0.0"),

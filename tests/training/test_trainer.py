@@ -46,22 +46,16 @@ def weights(path):
     return MaskablePPO.load(path, device="cpu").policy.state_dict()
 
 
-@pytest.fixture(scope="module", params=["pettingzoo", "engine"])
-def backend(request):
-    """Each test that uses a straight run runs once on each backend."""
-    return request.param
-
-
 @pytest.fixture(scope="module")
-def straight_run(tmp_path_factory, backend):
-    run_dir = tmp_path_factory.mktemp(f"straight_{backend}")
-    report = train(tiny_config(run_dir, 512, f"sb3.env_backend={backend}"))
+def straight_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("straight")
+    report = train(tiny_config(run_dir, 512))
     return run_dir, report
 
 
-def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, backend, capsys):
+def test_run_writes_checkpoints_reports_and_a_loadable_policy(straight_run, capsys):
     run_dir, report = straight_run
-    assert load_config(run_dir / "config.yaml").sb3.env_backend == backend
+    assert load_config(run_dir / "config.yaml").trainer == "sb3"
     assert report["steps_trained"] == 512
     assert sorted(p.name for p in (run_dir / "checkpoints").glob("policy_*.zip")) == [
         f"policy_{s:010d}.zip" for s in (128, 256, 384, 512)
@@ -95,9 +89,9 @@ def test_a_new_run_refuses_a_used_folder(straight_run):
         train(tiny_config(run_dir, 512))
 
 
-def test_resume_continues_exactly_with_the_same_league(straight_run, backend, tmp_path):
+def test_resume_continues_exactly_with_the_same_league(straight_run, tmp_path):
     straight_dir, _ = straight_run
-    first = train(tiny_config(tmp_path, 256, f"sb3.env_backend={backend}"))
+    first = train(tiny_config(tmp_path, 256))
     assert first["steps_trained"] == 256
     state = run_state.load_state(run_state.latest_checkpoint(tmp_path)[2])
     assert state["step"] == 256
@@ -116,9 +110,7 @@ def test_resume_continues_exactly_with_the_same_league(straight_run, backend, tm
     assert [p["step"] for p in json.loads((tmp_path / "evaluations.json").read_text())] == [256, 512]
 
 
-def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(
-    straight_run, backend, tmp_path, monkeypatch
-):
+def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(straight_run, tmp_path, monkeypatch):
     straight_dir, _ = straight_run
     original = WinCounter._on_step
     sent = []
@@ -130,7 +122,7 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(
         return original(callback)
 
     monkeypatch.setattr(WinCounter, "_on_step", on_step)
-    assert train(tiny_config(tmp_path, 512, f"sb3.env_backend={backend}")) is None
+    assert train(tiny_config(tmp_path, 512)) is None
     assert sent == [160]
     assert run_state.latest_checkpoint(tmp_path)[0] == 256
     assert not (tmp_path / "policy.zip").exists()
@@ -141,13 +133,10 @@ def test_a_signal_stops_at_a_rollout_boundary_and_resume_finishes_identically(
         torch.testing.assert_close(a[name], b[name], rtol=0, atol=0)
 
 
-def test_resume_refuses_changes_that_would_make_another_run(straight_run, backend):
+def test_resume_refuses_changes_that_would_make_another_run(straight_run):
     run_dir, _ = straight_run
     with pytest.raises(ValueError, match=r"cannot change \['num_envs'\] when resuming"):
         resume(run_dir, ["num_envs=8"])
-    other = "pettingzoo" if backend == "engine" else "engine"
-    with pytest.raises(ValueError, match=r"cannot change \['sb3.env_backend'\] when resuming"):
-        resume(run_dir, [f"sb3.env_backend={other}"])
 
 
 def test_resume_needs_a_run_folder(tmp_path):
@@ -156,7 +145,7 @@ def test_resume_needs_a_run_folder(tmp_path):
 
 
 def test_resume_needs_a_checkpoint(tmp_path):
-    (tmp_path / "config.yaml").write_text("total_timesteps: 10\n")
+    (tmp_path / "config.yaml").write_text("total_timesteps: 10\nsb3: {}\n")
     with pytest.raises(ValueError, match=r"has no checkpoints"):
         resume(tmp_path)
 
@@ -180,9 +169,10 @@ def test_the_kept_policy_is_the_best_evaluated_checkpoint():
 
 def earlier_shape(saved: dict) -> dict:
     """A saved sb3 config as the config's earlier shape wrote it: the sb3 keys in ``ppo``, no ``trainer`` (the
-    earlier default) and no ``env_backend`` (saved before it existed)."""
+    earlier default), and ``env_backend`` at the top."""
     earlier = {key: value for key, value in saved.items() if key not in ("trainer", "sb3", "ppo")}
-    earlier["ppo"] = {key: value for key, value in saved["sb3"].items() if key != "env_backend"}
+    earlier["ppo"] = dict(saved["sb3"])
+    earlier["env_backend"] = "engine"
     earlier["device"] = "auto"
     earlier["imitation"] = {"samples": 0}
     earlier["league"] = {**saved["league"], "pfsp_power": 0.0, "mix": "seat"}
@@ -192,14 +182,27 @@ def earlier_shape(saved: dict) -> dict:
 def test_a_run_saved_in_the_earlier_config_shape_resumes_and_is_saved_in_todays(tmp_path):
     import yaml
 
-    train(tiny_config(tmp_path, 256, "sb3.env_backend=pettingzoo"))
+    train(tiny_config(tmp_path, 256))
     config_file = tmp_path / "config.yaml"
     config_file.write_text(yaml.safe_dump(earlier_shape(yaml.safe_load(config_file.read_text()))))
-    with pytest.raises(ValueError, match=r"device is now ppo\.device"):
+    with pytest.raises(ValueError, match=r"env_backend is gone: the sb3 trainer's games always run on one batched"):
         load_config(config_file)
     assert resume(tmp_path, ["total_timesteps=384"])["steps_trained"] == 384
     config = load_config(config_file)
-    assert (config.trainer, config.sb3.env_backend, config.sb3.n_steps) == ("sb3", "pettingzoo", 32)
+    assert (config.trainer, config.sb3.n_steps) == ("sb3", 32)
+
+
+def test_a_run_that_played_on_pettingzoo_envs_is_refused_with_the_reason(tmp_path):
+    import yaml
+
+    train(tiny_config(tmp_path, 128))
+    config_file = tmp_path / "config.yaml"
+    saved = earlier_shape(yaml.safe_load(config_file.read_text()))
+    del saved["env_backend"]  # saved before the key existed: the games ran on PettingZoo envs
+    config_file.write_text(yaml.safe_dump(saved))
+    with pytest.raises(ValueError, match=r"played its games on PettingZoo envs \(sb3.env_backend: pettingzoo\)"):
+        resume(tmp_path, ["total_timesteps=256"])
+    assert run_state.latest_checkpoint(tmp_path)[0] == 128
 
 
 def test_the_printed_table_gives_the_win_share_with_its_interval():

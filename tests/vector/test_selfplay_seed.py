@@ -3,8 +3,8 @@
 import numpy as np
 
 from stonk_envs import vector
+from stonk_envs.vector.gym_vector import EngineVectorEnv
 from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
-from stonk_envs.vector.selfplay import SelfPlayGymVectorEnv
 
 
 def _sb3_trace(seed):
@@ -20,10 +20,9 @@ def test_two_sb3_views_with_one_seed_deal_identical_games():
     assert not np.array_equal(_sb3_trace(7), _sb3_trace(8))
 
 
-def test_the_gymnasium_view_deals_from_its_seed_too():
+def test_the_gymnasium_view_deals_from_its_reset_seed():
     def first_obs(seed):
-        venv = SelfPlayGymVectorEnv(vector.make("stonk_market", 2, num_players=4), seed=seed)
-        return venv.reset()[0]["observation"]
+        return EngineVectorEnv(2, "stonk_market", num_players=4).reset(seed=seed)[0]
 
     np.testing.assert_array_equal(first_obs(3), first_obs(3))
     assert not np.array_equal(first_obs(3), first_obs(4))

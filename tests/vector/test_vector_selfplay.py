@@ -9,8 +9,10 @@ from stable_baselines3.common.vec_env import VecCheckNan
 
 from stonk_envs import vector
 from stonk_envs.policies.base import Policy, RandomPolicy
+from stonk_envs.policies.seats import LEARNER, RANDOM, SeatHolder, SeatKind
+from stonk_envs.vector.gym_vector import EngineVectorEnv
 from stonk_envs.vector.sb3_selfplay import SelfPlayVecEnv
-from stonk_envs.vector.selfplay import SelfPlay, SelfPlayGymVectorEnv
+from stonk_envs.vector.selfplay import SelfPlay
 
 SHORT = {"num_players": 4, "tick_cap": 3, "round_cap": 1}
 
@@ -97,15 +99,16 @@ def test_opponents_play_every_other_seat():
 def test_league_members_play_the_seats_assigned_to_them():
     first, second = RecordingPolicy(), RecordingPolicy()
     view = SelfPlay(vector.make("stocks_and_bombs", 5, num_players=4), learner_seat=0)
-    view.set_opponents([first, second], np.tile([0, 1, 0, 1], (5, 1)))
+    heuristic, past = SeatHolder(SeatKind.BUILT_IN).code, SeatHolder(SeatKind.PAST, 7).code
+    view.seat_players(np.tile([LEARNER, past, heuristic, past], (5, 1)), {heuristic: first, past: second})
     view.reset(seed=0)
     view.step(first_legal(view.learner_obs()[1]))
     # seat 2 of each game is the first member's, seats 1 and 3 the second's
     assert (first.sizes, second.sizes) == ([5], [10])
-    with pytest.raises(ValueError, match=r"entries must be in 0\.\.1"):
-        view.set_opponents([first, second], np.full((5, 4), 2))
+    with pytest.raises(ValueError, match=r"no player for the seat holder codes \[-2\]"):
+        view.seat_players(np.full((5, 4), RANDOM), {heuristic: first})
     with pytest.raises(ValueError, match="shape"):
-        view.set_opponents([first], np.zeros((5, 3), np.int64))
+        view.seat_players(np.zeros((5, 3), np.int64), {0: first})
 
 
 def test_rotating_learner_seats_move_on_at_each_new_game():
@@ -186,19 +189,20 @@ def test_the_next_game_counts_from_the_learners_first_decision():
 
 
 def test_gymnasium_vector_env_same_step_autoreset():
-    venv = SelfPlayGymVectorEnv(vector.make("stocks_and_bombs", 4, **SHORT), opponent=WaitPolicy(), seed=0)
+    venv = EngineVectorEnv(4, "stocks_and_bombs", opponents=WaitPolicy(), autoreset_mode="SameStep", **SHORT)
     assert venv.single_action_space == spaces.Discrete(149)
     obs, info = venv.reset(seed=3)
-    assert venv.observation_space.contains(obs) and info == {}
+    assert venv.observation_space.contains(obs)
     for step in range(3):
-        obs, rewards, terminations, truncations, infos = venv.step(first_legal(obs["action_mask"]))
+        obs, rewards, terminations, truncations, infos = venv.step(first_legal(info["action_mask"]))
+        info = infos
         assert venv.observation_space.contains(obs)
         assert not truncations.any() and terminations.all() == (step == 2)
     assert infos["_final_obs"].all()
     for i in range(4):
         final = infos["final_obs"][i]
         assert venv.single_observation_space.contains(final)
-        assert final["action_mask"].sum() == 0 and final["observation"][160] == 1  # the round entry
+        assert final[160] == 1  # the round entry
     # a four-way tie at 0 points pays nobody
     assert rewards.shape == (4,) and (rewards == 0).all()
 

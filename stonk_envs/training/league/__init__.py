@@ -1,6 +1,6 @@
-"""The league: who holds the seats that the learner does not.
+"""The league: who holds the seats that the learner does not (each a
+:class:`~stonk_envs.policies.seats.SeatHolder`).
 
-- :mod:`~stonk_envs.training.league.seats`: the seat holder codes of the batched rollouts.
 - :mod:`~stonk_envs.training.league.snapshots`: frozen copies of the learner's actor.
 - :mod:`~stonk_envs.training.league.pfsp`: the learner's results against them, and the draw they set.
 - :mod:`~stonk_envs.training.league.draw`: the draw of each new game's seat holders, and the fixed players.

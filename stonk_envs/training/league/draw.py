@@ -5,7 +5,7 @@ itself, ``past`` a frozen snapshot of it (drawn evenly, or by :class:`~.pfsp.Pas
 ``heuristic`` one of the built-in players named by ``ppo.league.heuristic_players`` (drawn evenly)
 and ``random`` the uniform player; every game has at least one learner seat. With
 ``ppo.league.mix=game`` all the seats of a game that the learner does not hold go to one kind.
-Holders are the codes of :mod:`~stonk_envs.training.league.seats`.
+Holders are the codes of :mod:`~stonk_envs.policies.seats`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import numpy as np
 
 from stonk_envs.policies import make_player
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.training.league.pfsp import PastResults
-from stonk_envs.training.league.seats import (
+from stonk_envs.policies.seats import (
     KIND_HOLDERS,
     LEARNER,
     RANDOM,
@@ -26,6 +25,7 @@ from stonk_envs.training.league.seats import (
     built_in_codes,
     is_past,
 )
+from stonk_envs.training.league.pfsp import PastResults
 from stonk_envs.training.league.snapshots import Snapshots
 
 

@@ -1,9 +1,10 @@
 """The opponent league: the live learner, its past snapshots, the heuristic and random players.
 
-Each opponent seat of a game is given a member key when the game starts: the
-:attr:`~stonk_envs.training.league.seats.SeatHolder.key` of the learner (``"current"``), of a
-snapshot (``"past:<step>"``, taken at that learner step), of the heuristic or of the random player.
-:meth:`League.act` plays one key for a whole batch of seats in one forward pass.
+Each opponent seat of a game is given a member when the game starts: a
+:class:`~stonk_envs.policies.seats.SeatHolder` code of the live learner, of a snapshot (kept
+under the learner step it was taken at), of the heuristic or of the random player.
+:meth:`League.player` is the player behind a code, which plays a whole batch of seats in one
+forward pass.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 import torch
 
 from stonk_envs.policies.base import Policy, RandomPolicy
-from stonk_envs.training.league.seats import KIND_HOLDERS, SeatHolder, SeatKind
+from stonk_envs.policies.seats import KIND_HOLDERS, RANDOM, SeatHolder, SeatKind
 
 
 class TorchPolicyPlayer(Policy):
@@ -46,7 +47,8 @@ class League:
         self.learner: torch.nn.Module | None = None
         self.max_snapshots = max_snapshots
         self._heuristic_factory = heuristic_factory
-        self.players: dict[str, Policy] = {KIND_HOLDERS["random"].key: RandomPolicy()}
+        self.players: dict[int, Policy] = {RANDOM: RandomPolicy()}
+        """The player behind each holder code met so far."""
         self.snapshot_steps: list[int] = []
         """Steps of the snapshots that may still be drawn, oldest first."""
         self._snapshots: dict[int, torch.nn.Module] = {}
@@ -54,35 +56,31 @@ class League:
     def set_learner(self, learner: torch.nn.Module) -> None:
         """Make ``learner`` (the live policy network) the ``current`` member."""
         self.learner = learner
-        self.players[KIND_HOLDERS["current"].key] = TorchPolicyPlayer(learner)
+        self.players[KIND_HOLDERS["current"].code] = TorchPolicyPlayer(learner)
 
-    def draw(self, rng: np.random.Generator) -> str:
-        """A member key for one opponent seat of a new game."""
+    def draw(self, rng: np.random.Generator) -> int:
+        """The holder code of one opponent seat of a new game (the learner while ``past`` has no snapshot)."""
         kind = self.kinds[int(rng.choice(len(self.kinds), p=self.probs))]
         if kind == "past":
             if not self.snapshot_steps:
-                return SeatHolder(SeatKind.LEARNER).key
-            return SeatHolder(SeatKind.PAST, self.snapshot_steps[int(rng.integers(len(self.snapshot_steps)))]).key
-        return KIND_HOLDERS[kind].key
+                return KIND_HOLDERS["current"].code
+            return SeatHolder(SeatKind.PAST, self.snapshot_steps[int(rng.integers(len(self.snapshot_steps)))]).code
+        return KIND_HOLDERS[kind].code
 
-    def player(self, key: str) -> Policy:
-        """The player behind a member key."""
-        if key not in self.players:
-            holder = SeatHolder.from_key(key)
-            if holder.kind is SeatKind.BUILT_IN:
-                self.players[key] = self._heuristic_factory()
+    def player(self, code: int) -> Policy:
+        """The player behind a holder code."""
+        if code not in self.players:
+            holder = SeatHolder.from_code(code)
+            if holder == KIND_HOLDERS["heuristic"]:
+                self.players[code] = self._heuristic_factory()
             elif holder.kind is SeatKind.PAST and holder.number in self._snapshots:
-                self.players[key] = TorchPolicyPlayer(self._snapshots[holder.number])
+                self.players[code] = TorchPolicyPlayer(self._snapshots[holder.number])
             else:
-                raise ValueError(f"unknown league member {key!r}")
-        return self.players[key]
-
-    def act(self, key: str, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Actions of member ``key`` for a batch of seats."""
-        return self.player(key).act(observations, masks, rng)
+                raise ValueError(f"the league has no {holder.kind.value} member {holder.number}")
+        return self.players[code]
 
     def add_snapshot(self, step: int) -> None:
-        """Freeze a copy of the learner as member ``past:<step>``; drop the oldest beyond the cap."""
+        """Freeze a copy of the learner as the past member at ``step``; drop the oldest beyond the cap."""
         self._snapshots[step] = self._frozen(self.learner.state_dict())
         self.snapshot_steps.append(step)
         del self.snapshot_steps[: -self.max_snapshots]
@@ -95,13 +93,13 @@ class League:
         net.set_training_mode(False)
         return net
 
-    def forget_unused(self, in_use: set[str]) -> None:
-        """Release dropped snapshots that no game in play still uses."""
+    def forget_unused(self, in_use: set[int]) -> None:
+        """Release dropped snapshots that no game in play still uses (``in_use``: holder codes)."""
         for step in list(self._snapshots):
-            key = SeatHolder(SeatKind.PAST, step).key
-            if step not in self.snapshot_steps and key not in in_use:
+            code = SeatHolder(SeatKind.PAST, step).code
+            if step not in self.snapshot_steps and code not in in_use:
                 del self._snapshots[step]
-                self.players.pop(key, None)
+                self.players.pop(code, None)
 
     def state_dict(self) -> dict:
         """Everything needed to rebuild the league (snapshot weights included)."""
@@ -113,7 +111,8 @@ class League:
     def load_state_dict(self, state: dict) -> None:
         """Restore the league saved by :meth:`state_dict` (the learner must already be loaded)."""
         self._snapshots = {}
-        self.players = {k: v for k, v in self.players.items() if SeatHolder.from_key(k).kind is not SeatKind.PAST}
+        self.players = {code: player for code, player in self.players.items()
+                        if SeatHolder.from_code(code).kind is not SeatKind.PAST}
         for step, weights in state["snapshots"].items():
             self._snapshots[int(step)] = self._frozen(weights)
         self.snapshot_steps = [int(s) for s in state["snapshot_steps"]]

@@ -21,9 +21,9 @@ import torch
 
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies.base import Policy
+from stonk_envs.policies.seats import LEARNER, is_past
 from stonk_envs.policies.torch_policy import sample_actions
 from stonk_envs.training.league.draw import Seating
-from stonk_envs.training.league.seats import LEARNER, is_past
 from stonk_envs.training.ppo.gae import per_seat_gae
 from stonk_envs.training.ppo.network import ActorCritic, legal_actions, probabilities
 from stonk_envs.vector.engine import BatchEngine

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stonk_envs.training.league.seats import (
+from stonk_envs.policies.seats import (
     FROZEN,
     LEARNER,
     RANDOM,

@@ -1,10 +1,14 @@
 """Who holds a seat: one type for every kind of seat holder, and the two forms it is stored in.
 
 A :class:`SeatHolder` is a kind and, where the kind needs one, a number: the step a past member
-(a snapshot of the learner, or an exploiter) is kept under, or a built-in player's place in
-``ppo.league.heuristic_players``. The batched rollouts keep one integer per seat
-(:attr:`SeatHolder.code`, the table below); the sb3 league and single-seat self-play keep one
-string per seat (:attr:`SeatHolder.key`). Both are saved in checkpoints, so neither may change.
+(a snapshot of the learner, or an exploiter) is kept under, or a built-in player's place in the
+list of fixed players at hand (``ppo.league.heuristic_players`` in the batched trainer, the
+``opponents`` or league players of the Gymnasium vector env). Every league of the package speaks
+it: the batched rollouts keep one integer per seat (:attr:`SeatHolder.code`, the table below), as
+does the single-seat self-play view (:class:`~stonk_envs.vector.selfplay.SelfPlay`) that the
+vector env, the sb3 trainer and the sb3 best response step; the sb3 trainer's checkpoints keep one
+string per seat (:attr:`SeatHolder.key`), and RLlib names its modules after the holders. Codes and
+keys are saved in checkpoints, so neither may change.
 
 =================  ====================================  ===================
 kind               code                                  key
@@ -33,7 +37,7 @@ class SeatKind(enum.Enum):
     PAST = "past"
     """A frozen snapshot of the learner, or an exploiter, by the step it is kept under."""
     BUILT_IN = "built_in"
-    """A built-in player, by its place in ``ppo.league.heuristic_players``."""
+    """A fixed player, by its place in the list of fixed players at hand."""
     RANDOM = "random"
     """The uniform random player."""
     FROZEN = "frozen"
