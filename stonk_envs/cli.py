@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
     "exploit": "stonk_envs.training.exploit_cli",
+    "liveliness": "stonk_envs.evaluation.liveliness_cli",
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",
     "soak": "stonk_envs.soak.cli",

@@ -1,10 +1,12 @@
-"""A best response on the batched trainer: PPO in one seat of every game, a frozen player in all the others.
+"""A best response on the batched trainer: PPO in one seat of every game, a frozen player in the others.
 
 The learner is the trainer's own :class:`~stonk_envs.training.ppo.network.ActorCritic`, trained by
 its PPO update (:func:`~stonk_envs.training.ppo.update.ppo_update`) on rollouts of the batched
 engine (:class:`~stonk_envs.training.ppo.rollout.Rollouts`). Each game gives the learner one
-seat, which moves on by one at each new game in that slot; the frozen player holds every other
-seat and plays them all in one call per engine step. Two starts:
+seat, which moves on by one at each new game in that slot. The other seats form the table: by
+default the frozen player holds them all (a table of copies); a mixed table gives some of them,
+counted from the learner's seat, to other players. Each holder plays all its seats in one call
+per engine step. Two starts:
 
 - ``scratch``: fresh weights, the input statistics fitted as in training;
 - ``frozen``: the frozen policy's own actor (weights and input statistics, kept fixed) with a
@@ -15,6 +17,7 @@ seat and plays them all in one call per engine step. Two starts:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +27,7 @@ from tqdm import tqdm
 from stonk_envs import vector
 from stonk_envs.core.game import NO_ACTION
 from stonk_envs.policies.base import Policy
-from stonk_envs.policies.seats import FROZEN, LEARNER
+from stonk_envs.policies.seats import FROZEN, LEARNER, built_in_codes
 from stonk_envs.policies.torch_policy import MaskedMLP, TorchPolicy
 from stonk_envs.training.config import PPOConfig
 from stonk_envs.training.device import resolve_device
@@ -57,31 +60,50 @@ class LearnerSetup:
     seed: int = 0
 
 
-class FrozenSeatDraw:
+class TableSeatDraw:
     """The best response's :class:`~stonk_envs.training.league.draw.Seating`: in each game one learner seat
-    (rotating game by game in each slot) and the frozen player in the rest."""
+    (rotating game by game in each slot) and the table's players in the rest.
 
-    def __init__(self, frozen: Policy, num_envs: int, num_players: int):
-        self.frozen = frozen
+    ``table[k]`` holds the seat ``k + 1`` after the learner's: None for the frozen player, else another
+    player (a mixed table).
+    """
+
+    def __init__(self, frozen: Policy, table: Sequence[Policy | None], num_envs: int, num_players: int):
+        if len(table) != num_players - 1:
+            raise ValueError(f"a table of {num_players} seats has {num_players - 1} seats besides the learner's, "
+                             f"got {len(table)} players")
         self.num_players = num_players
+        self.members: dict[int, Policy] = {FROZEN: frozen}
+        self.offsets = np.empty(num_players - 1, np.int64)
+        """The holder code of each seat after the learner's."""
+        for k, player in enumerate(table):
+            if player is None:
+                self.offsets[k] = FROZEN
+            else:
+                self.offsets[k] = built_in_codes(len(self.members) - 1)
+                self.members[int(self.offsets[k])] = player
         self.next_seat = np.arange(num_envs, dtype=np.int64) % num_players
         """The learner's seat in the next game of each slot."""
         self.past_results = PastResults(0.0, num_players)
         """No past members play here: nothing is recorded."""
 
     def draw(self, games: np.ndarray) -> np.ndarray:
-        codes = np.full((len(games), self.num_players), FROZEN, np.int64)
-        codes[np.arange(len(games)), self.next_seat[games]] = LEARNER
-        self.next_seat[games] = (self.next_seat[games] + 1) % self.num_players
+        rows = np.arange(len(games))
+        seats = self.next_seat[games]
+        codes = np.empty((len(games), self.num_players), np.int64)
+        codes[rows, seats] = LEARNER
+        for k, code in enumerate(self.offsets, start=1):
+            codes[rows, (seats + k) % self.num_players] = code
+        self.next_seat[games] = (seats + 1) % self.num_players
         return codes
 
     def release(self, holder: np.ndarray) -> None:
         """Nothing to release: no snapshots play here."""
 
     def member(self, code: int) -> Policy:
-        if code != FROZEN:
+        if code not in self.members:
             raise ValueError(f"no seat holder {code} in a best response's games")
-        return self.frozen
+        return self.members[code]
 
 
 def value_update(net: ActorCritic, optimizer, samples: Samples, ppo: PPOConfig, generator) -> dict[str, float]:
@@ -97,9 +119,14 @@ def value_update(net: ActorCritic, optimizer, samples: Samples, ppo: PPOConfig, 
 
 
 class BestResponse:
-    """One best response to ``frozen``: build it, :meth:`train` it, then play it with :meth:`policy`."""
+    """One best response to ``frozen``: build it, :meth:`train` it, then play it with :meth:`policy`.
 
-    def __init__(self, setup: LearnerSetup, frozen: Policy, start: str, start_net: MaskedMLP | None = None):
+    ``table`` gives the players of the seats after the learner's (None: the frozen player; by
+    default it holds them all).
+    """
+
+    def __init__(self, setup: LearnerSetup, frozen: Policy, start: str, start_net: MaskedMLP | None = None,
+                 table: Sequence[Policy | None] | None = None):
         if start not in STARTS:
             raise ValueError(f"start must be one of {STARTS}, got {start!r}")
         if start == "frozen" and start_net is None:
@@ -123,28 +150,31 @@ class BestResponse:
         self.rng = np.random.default_rng(s.seed)
         self.sampler = torch.Generator(device=self.device).manual_seed(s.seed)
         self.shuffler = torch.Generator().manual_seed(s.seed + 1)
-        seats = FrozenSeatDraw(frozen, self.engine.num_envs, self.engine.num_players)
+        p = self.engine.num_players
+        seats = TableSeatDraw(frozen, [None] * (p - 1) if table is None else table, self.engine.num_envs, p)
         self.rollouts = Rollouts(self.engine, self.net, seats, self.rng, self.sampler, self.device)
         self.step = 0
         self.curve: list[dict[str, float]] = []
         self.seconds = 0.0
 
-    def train(self, progress: bool = False, desc: str = "best response") -> None:
-        """Train for the setup's learner samples."""
+    def train(self, progress: bool = False, desc: str = "best response", until: int | None = None) -> None:
+        """Train up to ``until`` learner samples (None: the setup's); a later call continues the same run."""
         s, ppo = self.setup, self.setup.ppo
+        until = s.samples if until is None else min(until, s.samples)
         threads = torch.get_num_threads()
         budget = ThreadBudget(s.torch_threads)
         started = time.perf_counter()
+        fit_statistics = self.start == "scratch"
         try:
-            self.rollouts.deal(int(self.rng.integers(2**62)))
-            fit_statistics = self.start == "scratch"
-            if fit_statistics:
-                e = self.engine
-                self.stats.update(e.obs[e.actors])
-                self.net.set_statistics(self.stats)
+            if self.step == 0:
+                self.rollouts.deal(int(self.rng.integers(2**62)))
+                if fit_statistics:
+                    e = self.engine
+                    self.stats.update(e.obs[e.actors])
+                    self.net.set_statistics(self.stats)
             warmup = int(CRITIC_WARMUP * s.samples) if self.start == "frozen" else 0
-            with tqdm(total=s.samples, unit="sample", desc=desc, disable=not progress) as bar:
-                while self.step < s.samples:
+            with tqdm(total=until, initial=self.step, unit="sample", desc=desc, disable=not progress) as bar:
+                while self.step < until:
                     budget.adjust()
                     carried = len(self.rollouts.carried["columns"])
                     table, decisions = self.rollouts.collect(ppo.n_steps)
@@ -186,25 +216,32 @@ class BestResponse:
 
 
 def play_against(
-    player: Policy, frozen: Policy, game: str, num_players: int, env_config: dict, num_games: int, seed: int
+    player: Policy, frozen: Policy, game: str, num_players: int, env_config: dict, num_games: int, seed: int,
+    table: Sequence[Policy | None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``num_games`` games on the batched engine, ``player`` in seat ``g % num_players`` of game g and ``frozen``
-    in the others; returns each game's scores (num_games, num_players) and ``player``'s seat in it.
+    """``num_games`` games on the batched engine, ``player`` in seat ``g % num_players`` of game g and the table
+    in the others (``table[k]`` at the seat ``k + 1`` after it, None for ``frozen``; by default ``frozen`` in
+    all); returns each game's scores (num_games, num_players) and ``player``'s seat in it.
 
     Each game is the first dealt in its slot (the engine deals the next one when it ends; those are
     played on until every slot's first game is over, and not counted).
     """
+    table = [None] * (num_players - 1) if table is None else list(table)
     engine = vector.make(game, num_games, num_players=num_players, observe="actors", parallel=False, **env_config)
     engine.reset(seed)
     rng = np.random.default_rng(seed)
     seats = np.arange(num_games) % num_players
-    mine = np.zeros((num_games, num_players), np.bool_)
-    mine[np.arange(num_games), seats] = True
+    holders = [player, *(frozen if other is None else other for other in table)]
+    distinct = list({id(holder): holder for holder in holders}.values())
+    by_offset = np.array([distinct.index(holder) for holder in holders], np.int64)
+    offsets = (np.arange(num_players)[None, :] - seats[:, None]) % num_players
+    seat_holder = by_offset[offsets]
     scores = np.zeros((num_games, num_players), np.float64)
     open_games = np.ones(num_games, np.bool_)
     while open_games.any():
         joint = np.full((num_games, num_players), NO_ACTION, np.int64)
-        for holder, seated in ((player, engine.actors & mine), (frozen, engine.actors & ~mine)):
+        for k, holder in enumerate(distinct):
+            seated = engine.actors & (seat_holder == k)
             if seated.any():
                 joint[seated] = holder.act(engine.obs[seated], engine.masks[seated], rng)
         engine.step(joint)

@@ -173,6 +173,21 @@ class ImitationConfig:
 
 
 @dataclass
+class MagnetConfig:
+    """Magnetic mirror descent (:mod:`stonk_envs.training.ppo.magnet`): PPO pulled towards a slowly moving copy
+    of the actor."""
+
+    coef: float = 0.0
+    """The weight of KL(policy || magnet) in each update's loss; 0: no magnet (plain PPO)."""
+    rate: float = 0.05
+    """After each update, the magnet's weights move this share of the way towards the actor's (0: the magnet
+    stays the actor as PPO found it at the start)."""
+
+    def __post_init__(self):
+        _check(self, "ppo.magnet.", {"coef": _numbers(0.0, 1e6), "rate": _numbers(0.0, 1.0)})
+
+
+@dataclass
 class PPOConfig(PPOHyperparameters):
     """The batched trainer (``trainer: ppo``): every seat the learner holds in every game is a sample."""
 
@@ -199,6 +214,7 @@ class PPOConfig(PPOHyperparameters):
     noise in hundreds of inputs. It is folded into the saved policy's input statistics."""
     league: PPOLeagueConfig = field(default_factory=PPOLeagueConfig)
     imitation: ImitationConfig = field(default_factory=ImitationConfig)
+    magnet: MagnetConfig = field(default_factory=MagnetConfig)
 
     def __post_init__(self):
         super().__post_init__()

@@ -217,12 +217,13 @@ class RunLoop(ABC):
     def _measure_exploitability(self) -> None:
         """The newest evaluation's checkpoint against a best response (``eval.exploit_samples``)."""
         from stonk_envs.training import exploit_curve
+        from stonk_envs.training.exploit_target import MEASURE_SEED_OFFSET
 
         point = self.history[-1]
         folder = self.run_dir / "exploit" / f"step_{point['step']:010d}"
         with torch.random.fork_rng(devices=[]):
             point["exploit"] = exploit_curve.measure(run_state.policy_path(self.run_dir, point["step"]), self.config,
-                                                     folder, self.config.seed + 4)
+                                                     folder, self.config.seed + MEASURE_SEED_OFFSET)
         self.bar.write(f"approximate exploitability at step {point['step']:,}: best response's win share "
                        f"{point['exploit']['win_share']:.3f} [{point['exploit']['share_ci_low']:.3f}, "
                        f"{point['exploit']['share_ci_high']:.3f}] ({point['exploit']['best_start']} start)")

@@ -28,6 +28,7 @@ from stonk_envs.training.device import resolve_device
 from stonk_envs.training.league.draw import SeatDraw
 from stonk_envs.training.league.snapshots import Snapshots
 from stonk_envs.training.ppo.imitation import imitation_update
+from stonk_envs.training.ppo.magnet import Magnet
 from stonk_envs.training.ppo.network import ActorCritic, observation_bounds_scale, resolve_hidden_dtype
 from stonk_envs.training.ppo.normaliser import RunningStats
 from stonk_envs.training.ppo.rollout import Rollouts, Samples
@@ -71,6 +72,8 @@ class PPORun(RunLoop):
         """The teacher that labels the learner's PPO decisions (``ppo.imitation.ppo_coef``), if any."""
         self.gradient_sync = None
         """Data-parallel runs: what the workers agree on in each update (:mod:`stonk_envs.training.distributed`)."""
+        self.magnet: Magnet | None = None
+        """With ``ppo.magnet.coef``: the magnet, a copy of the actor as PPO began, following it since."""
 
     # ------------------------------------------------------------------ building
     def _memory_from(self) -> int | None:
@@ -96,6 +99,9 @@ class PPORun(RunLoop):
         self.sampler.set_state(state["rng"]["sampler"])
         self.shuffler.set_state(state["rng"]["shuffler"])
         self.imitation = state.get("imitation")
+        if state.get("magnet") is not None:
+            self.magnet = Magnet(self.net.actor.body, self.config.ppo.magnet.rate)
+            self.magnet.load_state_dict(state["magnet"])
 
     # ------------------------------------------------------------------ saving
     def save_policy(self, path: Path, metadata: dict[str, Any]) -> Path:
@@ -114,6 +120,7 @@ class PPORun(RunLoop):
             "snapshots": self.snapshots.state_dict(),
             "rollouts": self.rollouts.state_dict(),
             "imitation": self.imitation,
+            "magnet": None if self.magnet is None else self.magnet.state_dict(),
             "rng": {
                 "numpy_generator": self.rng.bit_generator.state,
                 "sampler": self.sampler.get_state(),
@@ -178,11 +185,15 @@ class PPORun(RunLoop):
     def train_rollout(self) -> tuple[int, dict[str, float]]:
         c = self.config
         coef = c.ppo.imitation.ppo_coef
+        if c.ppo.magnet.coef and self.magnet is None:
+            self.magnet = Magnet(self.net.actor.body, c.ppo.magnet.rate)
         losses, decisions = self._one_rollout(
             lambda samples: ppo_update(self.net, self.optimizer, samples, c.ppo, self.shuffler, coef,
-                                       self.gradient_sync),
+                                       self.gradient_sync, self.magnet),
             labeler=self.labeler,
         )
+        if self.magnet is not None:
+            self.magnet.follow(self.net.actor.body)
         return decisions, losses
 
     def game_statistics(self) -> dict[str, float]:

@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from stonk_envs.training.config import PPOConfig
+from stonk_envs.training.ppo.magnet import Magnet
 from stonk_envs.training.ppo.network import ActorCritic, probabilities
 from stonk_envs.training.ppo.rollout import Samples
 
@@ -82,15 +83,17 @@ def ppo_update(
     generator: torch.Generator,
     teacher_coef: float = 0.0,
     sync: Sync | None = None,
+    magnet: Magnet | None = None,
 ) -> dict[str, float]:
     """``ppo.n_epochs`` passes over ``samples`` in shuffled minibatches of ``ppo.batch_size``.
 
     Loss per minibatch: the clipped surrogate on per-minibatch normalised advantages, plus
     ``vf_coef`` times half the squared value error, minus ``ent_coef`` times the masked entropy,
     plus ``teacher_coef`` times the cross-entropy of the samples' labels (the teacher's choices,
-    ``imitation.ppo_coef``). Returns the last epoch's mean losses, entropy, approximate KL and
-    clip fraction, and with labels their cross-entropy and how often the policy's most likely
-    action is the teacher's.
+    ``imitation.ppo_coef``), plus ``ppo.magnet.coef`` times the KL divergence from ``magnet``.
+    Returns the last epoch's mean losses, entropy, approximate KL and clip fraction, with labels
+    their cross-entropy and how often the policy's most likely action is the teacher's, and with a
+    magnet the KL from it.
     """
 
     def batch_loss(batch: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -114,6 +117,10 @@ def ppo_update(
             "approx_kl": ((ratio - 1) - log_ratio).mean(),
             "clip_fraction": ((ratio - 1).abs() > ppo.clip_range).float().mean(),
         }
+        if magnet is not None:
+            magnet_kl = magnet.kl(logp_all, samples.legal[batch], samples.inputs[batch], samples.penalty[batch])
+            loss = loss + ppo.magnet.coef * magnet_kl
+            figures["magnet_kl"] = magnet_kl
         if teacher_coef:
             teacher_loss, agreement = label_fit(logp_all, samples.labels[batch])
             loss = loss + teacher_coef * teacher_loss
