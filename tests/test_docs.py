@@ -4,6 +4,7 @@ grows past about 400 lines."""
 
 import dataclasses
 import importlib
+import importlib.util
 import re
 from pathlib import Path
 
@@ -132,3 +133,95 @@ def test_no_training_key_is_marked_as_one_trainers_only():
     for text in ((ROOT / "docs" / "training.md").read_text(), (ROOT / "docs" / "config_keys.md").read_text(),
                  Path(config.__file__).read_text()):
         assert not re.search(r"(ppo|sb3) only|[Tt]rainer (ppo|sb3)\b|needs trainer=", text)
+
+
+REFERENCE_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+"""The docs that say what is true now (the CHANGELOG names the files of its time)."""
+REPO_FOLDERS = (".ci/", "configs/", "docs/", "examples/", "scripts/", "stonk_envs/", "tests/", "training/")
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+OUTSIDE_THE_REPO = re.compile(r"RULES\.md|(?<![\w.-])(seeds|shared)/")
+
+
+def named_words(doc: Path) -> list[tuple[int, str]]:
+    """``(line number, word)`` for each word of each code span of ``doc``."""
+    return [(number, word.strip("'\"").rstrip(".,;:"))
+            for number, line in enumerate(doc.read_text().splitlines(), 1)
+            for span in CODE_SPAN.findall(line) for word in re.split(r"[\s=,()\[\]]+", span)]
+
+
+def is_repo_path(word: str) -> bool:
+    """A concrete path in the repo's folders: not a pattern (``<game>``, ``*``, ``...``) nor an env id."""
+    return (word.startswith(REPO_FOLDERS) and not re.search(r"[<>*{}]|\.\.\.|-v\d+$", word))
+
+
+def resolves(dotted: str) -> bool:
+    """``stonk_envs.a.b.C`` is a module of the package or an attribute of one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            if importlib.util.find_spec(module) is None:
+                continue
+        except ModuleNotFoundError:
+            continue
+        if cut == len(parts):
+            return True
+        found = importlib.import_module(module)
+        for name in parts[cut:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("doc", REFERENCE_DOCS, ids=lambda p: p.name)
+def test_every_repo_path_a_doc_names_exists(doc):
+    missing = [f"{doc.name}:{number}: {word}" for number, word in named_words(doc)
+               if is_repo_path(word) and not (ROOT / word.split("#")[0]).exists()]
+    assert not missing, "paths that are not in the repo:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("doc", REFERENCE_DOCS, ids=lambda p: p.name)
+def test_every_module_a_doc_names_exists(doc):
+    missing = [f"{doc.name}:{number}: {word}" for number, word in named_words(doc)
+               if re.fullmatch(r"stonk_envs(\.\w+)+", word) and not resolves(word)]
+    assert not missing, "modules or names the package lacks:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("doc", REFERENCE_DOCS, ids=lambda p: p.name)
+def test_no_doc_points_outside_the_repo(doc):
+    lines = [f"{doc.name}:{number}: {line.strip()}" for number, line in enumerate(doc.read_text().splitlines(), 1)
+             if OUTSIDE_THE_REPO.search(line)]
+    assert not lines, "the docs state the rules themselves, naming no file outside the repo:\n" + "\n".join(lines)
+
+
+GAME_DOCS = {"stockpile": "stockpile.md", "stocks_and_bombs": "stocks_and_bombs.md", "stonk_market": "stonk_market.md"}
+GAME_DOC_SECTIONS = ["## At a glance", "## Rules", "## Options", "## Version history"]
+
+
+@pytest.mark.parametrize("game", sorted(GAME_DOCS))
+def test_a_game_doc_opens_with_the_games_tables(game):
+    from stonk_envs.game_facts import glance_table, sizes_table
+
+    text = (ROOT / "docs" / GAME_DOCS[game]).read_text()
+    assert f"## At a glance\n\n{glance_table(game)}\n\n{sizes_table(game)}\n" in text, (
+        f"docs/{GAME_DOCS[game]}: put game_facts.glance_table() and sizes_table() under its first heading")
+    headings = re.findall(r"^## .+$", text, flags=re.MULTILINE)
+    assert headings[0] == GAME_DOC_SECTIONS[0]
+    assert [h for h in headings if h in GAME_DOC_SECTIONS] == GAME_DOC_SECTIONS
+
+
+@pytest.mark.parametrize("game", sorted(GAME_DOCS))
+def test_a_game_doc_has_a_line_per_observation_version(game):
+    from stonk_envs.registry import OBSERVATION_VERSION, RETIRED_VERSIONS
+
+    history = (ROOT / "docs" / GAME_DOCS[game]).read_text().split("## Version history", 1)[1]
+    versions = [int(v) for v in re.findall(r"^- \*\*v(\d+)\*\*", history, flags=re.MULTILINE)]
+    assert versions == [*sorted(RETIRED_VERSIONS), OBSERVATION_VERSION]
+
+
+def test_the_readme_sizes_table_is_the_games():
+    from stonk_envs.game_facts import all_sizes_table
+
+    assert all_sizes_table() in (ROOT / "README.md").read_text(), "README.md: put game_facts.all_sizes_table() in it"
