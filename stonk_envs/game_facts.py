@@ -57,8 +57,8 @@ def glance_table(name: str) -> str:
     spec = registry.spec(name)
     module = game_module(name)
     low, high = player_range(name)
-    native = ("Parallel: every seat acts in every tick" if module.GAME.simultaneous
-              else "AEC: one seat decides in each step")
+    native = ("Parallel (every seat acts in every tick)" if module.GAME.simultaneous
+              else "AEC (one seat decides in each step)")
     modes = ", ".join(f"`{mode}`" + (" (default)" if mode == _default(name, "reward_mode") else "")
                       for mode in REWARD_MODES)
     short = spec.module.rpartition(".")[2]
@@ -67,7 +67,7 @@ def glance_table(name: str) -> str:
         ("PettingZoo id", f"`{spec.env_id}`"),
         ("Gymnasium id (one seat)", f"`{spec.gym_id}`"),
         ("agents", f"`player_0` to `player_{{n-1}}`, n = {low} to {high} (default {_default(name, 'num_players')})"),
-        ("APIs", f"AEC (`env`, `raw_env`) and Parallel (`parallel_env`); native: {native}"),
+        ("APIs", f"AEC (`env`, `raw_env`) and Parallel (`parallel_env`), native {native}"),
         ("action space", "`Discrete(A)`, the same for every seat, with a legal-action mask"),
         ("observation space", "`Dict(observation=Box(float32, (O,)), action_mask=Box(int8, (A,)))`"),
         ("state space", "`Box(float32, (S,))`: the full state, for centralised critics"),
