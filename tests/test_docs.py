@@ -6,6 +6,7 @@ import dataclasses
 import importlib
 import importlib.util
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,12 @@ MAX_LINES = 400
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
-def readme_examples() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.DOTALL)
+def python_examples(doc: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (ROOT / doc).read_text(), flags=re.DOTALL)
+
+
+EXAMPLES = [*(("README.md", index) for index in range(4)), ("docs/design.md", 0)]
+"""The README's four examples (AEC, Parallel, ``gymnasium.make_vec``, a saved policy) and the batched engine's."""
 
 
 def anchors(path: Path) -> set[str]:
@@ -33,23 +38,40 @@ def anchors(path: Path) -> set[str]:
     return set(seen)
 
 
-def test_the_readme_has_an_example_per_api():
-    assert len(readme_examples()) == 4
+def test_the_readme_has_four_short_examples():
+    examples = python_examples("README.md")
+    assert len(examples) == 4
+    assert max(len(example.splitlines()) for example in examples) <= 12
 
 
 SHAPES = re.compile(r"^(\w+), (\w+) = .*# \(([\d, ]+)\) (\w+), \(([\d, ]+)\) (\w+)$", flags=re.MULTILINE)
 """A line such as ``obs, masks = ...  # (8, 4, 10) float32, (8, 4, 3) int8``: the shapes and dtypes it states."""
+PRINTED = re.compile(r"^print\((.+)\)  # (\(.*\))$", flags=re.MULTILINE)
+"""A line such as ``print(obs.shape)  # (64, 854)``: what it prints."""
 
 
-@pytest.mark.parametrize("index", range(4))
-def test_readme_example_runs(index, capsys):
-    example = readme_examples()[index]
+@pytest.fixture
+def main_job_policy(tmp_path, monkeypatch):
+    """A working folder with the main job's ``runs/stocks_and_bombs/policy.zip``: an untrained network of its sizes."""
+    from stonk_envs.policies.checkpoint import make_metadata, save_torch
+    from stonk_envs.policies.torch_policy import MaskedMLP
+
+    monkeypatch.chdir(tmp_path)
+    metadata = make_metadata("stocks_and_bombs", 4, 854, 149, {}, kind="ppo")
+    save_torch(MaskedMLP(854, 149, (8,)), tmp_path / "runs" / "stocks_and_bombs" / "policy.zip", metadata)
+
+
+@pytest.mark.parametrize(("doc", "index"), EXAMPLES, ids=lambda x: str(x).replace("/", "-"))
+def test_a_docs_example_runs(doc, index, main_job_policy, capsys):
+    example = python_examples(doc)[index]
     names: dict = {}
-    exec(compile(example, f"README example {index}", "exec"), names)
+    exec(compile(example, f"{doc} example {index}", "exec"), names)
     for first, second, *stated in SHAPES.findall(example):
         for name, shape, dtype in ((first, *stated[:2]), (second, *stated[2:])):
             shown = (tuple(int(n) for n in shape.split(",")), dtype)
-            assert (names[name].shape, str(names[name].dtype)) == shown, f"README example {index}: {name}"
+            assert (names[name].shape, str(names[name].dtype)) == shown, f"{doc} example {index}: {name}"
+    for expression, shown in PRINTED.findall(example):
+        assert str(eval(expression, names)) == shown, f"{doc} example {index}: {expression}"
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
@@ -225,3 +247,150 @@ def test_the_readme_sizes_table_is_the_games():
     from stonk_envs.game_facts import all_sizes_table
 
     assert all_sizes_table() in (ROOT / "README.md").read_text(), "README.md: put game_facts.all_sizes_table() in it"
+
+
+def code_blocks(text: str) -> list[tuple[str, str]]:
+    """``(language, body)`` of each fenced block of a markdown text, in order."""
+    blocks, language, body = [], None, []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if language is None:
+                language, body = line[3:].strip(), []
+            else:
+                blocks.append((language, "\n".join(body)))
+                language = None
+        elif language is not None:
+            body.append(line)
+    return blocks
+
+
+def shown_commands(doc: Path) -> list[str]:
+    """Each shell line of ``doc``'s bash blocks (continued lines joined) and each of its inline code spans."""
+    text = doc.read_text()
+    lines = [line for language, body in code_blocks(text) if language in ("bash", "sh", "")
+             for line in body.replace("\\\n", " ").splitlines()]
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    return lines + re.findall(r"`([^`\n]+)`", prose.replace("\n", " "))
+
+
+SHELL_BREAKS = {"&&", "||", ";", "|", "stonk-envs"}
+GAMES = ["stockpile", "stocks_and_bombs", "stonk_market"]
+
+
+def training_command(line: str) -> tuple[str, list[str]] | None:
+    """``(subcommand, arguments)`` of a line that starts a training run: ``stonk-envs train`` or ``train-rllib``,
+    a script of ``training/``, ``stonk_envs.training.distributed`` or ``scripts/main.sh``; None for any other."""
+    command = re.split(r"\s#\s|\s\s+#", line)[0]
+    try:
+        words = [word for word in shlex.split(command) if word.strip()]
+    except ValueError:  # prose with an apostrophe, not a command
+        words = command.split()
+    for i, word in enumerate(words):
+        rest = words[i + 1:]
+        rest = rest[:next((j for j, w in enumerate(rest) if w in SHELL_BREAKS), len(rest))]
+        if word in ("train", "train-rllib") and i and words[i - 1] == "stonk-envs":
+            return word, rest
+        if word.endswith("training/ppo_selfplay.py") or word == "stonk_envs.training.distributed":
+            return "train", rest
+        if word.endswith("training/sb3_selfplay.py"):
+            return "train", [*rest, "trainer=sb3"]
+        if word.endswith("scripts/main.sh"):
+            return "train", ["--config", "stocks_and_bombs", "run_dir=runs/stocks_and_bombs", *rest]
+    return None
+
+
+def shown_training_commands() -> list[tuple[str, str, list[str]]]:
+    """``(doc name, subcommand, arguments)`` of every training command the docs show; ``<game>`` stands for each
+    game, and an override whose value is a placeholder (``seed=<s>``) is left out."""
+    commands = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for line in shown_commands(doc):
+            found = training_command(line)
+            if found is None:
+                continue
+            command, arguments = found
+            for game in GAMES if "<game>" in line else [None]:
+                filled = [arg.replace("<game>", game) if game else arg for arg in arguments]
+                commands.append((doc.name, command, [arg for arg in filled if not re.search(r"=<[^>]*>$", arg)]))
+    return commands
+
+
+def test_the_docs_show_training_commands():
+    shown = {(doc, command) for doc, command, _ in shown_training_commands()}
+    assert {("README.md", "train"), ("training.md", "train"), ("integrations.md", "train-rllib")} <= shown
+
+
+def test_every_training_command_the_docs_show_passes_its_config_validation():
+    from stonk_envs import configs
+    from stonk_envs.integrations.rllib_config import load_rllib_config
+    from stonk_envs.training.config import check_opponents, load_config
+
+    refused = []
+    for doc, command, arguments in shown_training_commands():
+        if "--resume" in arguments:
+            continue  # a run folder's own config
+        config = arguments[arguments.index("--config") + 1] if "--config" in arguments else None
+        if config is not None and not Path(config).is_file() and Path(config).stem in configs.names():
+            config = Path(config).stem  # a copy of a shipped config, as the doc says
+        overrides = [arg for arg in arguments if "=" in arg and not arg.startswith("-")]
+        try:
+            if command == "train":
+                check_opponents(load_config(config, overrides))
+            else:
+                load_rllib_config(config, overrides)
+        except ValueError as err:
+            refused.append(f"{doc}: stonk-envs {command} {' '.join(arguments)}: {err}")
+    assert not refused, "\n".join(refused)
+
+
+def readme_section(title: str) -> str:
+    """The README's text under ``## title``, up to the next such heading."""
+    return (ROOT / "README.md").read_text().split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def test_the_readme_install_section_gives_the_python_versions_and_every_extra_with_its_packages():
+    from packaging.requirements import Requirement
+
+    project, install = pyproject(), readme_section("Install")
+    minimum = re.fullmatch(r">=(3\.\d+)", project["requires-python"]).group(1)
+    assert f"Python {minimum} or newer" in install
+    rows = {cells[0].strip(" `"): cells[1] for cells in (line.strip("|").split(" | ") for line in install.splitlines()
+                                                         if line.startswith("| `"))}
+    assert set(rows) == set(project["optional-dependencies"])
+    for extra, requirements in project["optional-dependencies"].items():
+        packages = set()
+        for requirement in map(Requirement, requirements):
+            packages |= requirement.extras if requirement.name == project["name"] else {requirement.name}
+        assert set(re.findall(r"`([^`]+)`", rows[extra])) == packages, f"README extras table, row {extra}"
+
+
+def test_the_readme_tells_the_main_job_in_at_most_100_words():
+    paragraph = re.search(r"^\*\*The main job\*\*.*?(?=\n\n)", (ROOT / "README.md").read_text(),
+                          flags=re.DOTALL | re.MULTILINE).group()
+    assert len(paragraph.split()) <= 100
+
+
+def test_the_license_and_the_citation_are_the_projects():
+    project = pyproject()
+    assert project["license"] == "MIT"
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License\n\nCopyright (c) 2026 The stonk_envs authors\n")
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert re.search(r"^version: (.+)$", citation, flags=re.MULTILINE).group(1) == project["version"]
+    assert re.search(r"^license: (.+)$", citation, flags=re.MULTILINE).group(1) == project["license"]
+
+
+RESULTS_DOCS = {"training_results.md", "evaluation_results.md", "benchmarks.md", "stonk_market_training.md"}
+"""The docs of measured results, whose provenance lines are written from their result files."""
+
+
+def test_at_most_five_lines_of_the_other_docs_give_a_clock_time():
+    lines = [f"{doc.name}: {line}" for doc in REFERENCE_DOCS if doc.name not in RESULTS_DOCS
+             for line in doc.read_text().splitlines()
+             if re.search(r"\b\d{1,2}:\d{2}\b.*UTC|UTC.*\b\d{1,2}:\d{2}\b", line)]
+    assert len(lines) <= 5, "\n".join(lines)
