@@ -1,4 +1,4 @@
-"""Scoring a hand-entered Stocks & Bombs table (ruling B6)."""
+"""Scoring a hand-entered Stocks & Bombs table."""
 
 from __future__ import annotations
 
