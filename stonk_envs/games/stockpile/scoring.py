@@ -27,7 +27,7 @@ def move_price(
     price resets to ``split_reset`` and the movement continues. Stepping below 1 is a
     bankruptcy: the price resets to ``start_price`` and the rest of the movement is lost.
 
-    >>> move_price(9, 4)   # the rule text's example: 10, split to 6, 7, 8
+    >>> move_price(9, 4)   # 10, split to 6, 7, 8 (docs/stockpile.md)
     (8, 1, False)
     >>> move_price(2, -3)
     (5, 0, True)

@@ -56,7 +56,7 @@ def score_round(
     suit, else 2c for all of them, c for a majority, 0 otherwise. A valid call adds the
     ``stonks_bonus`` (5); a false one scores the caller 0.
 
-    >>> # The rule text's example: Socktopus Ltd. (7) in the Exchange, player A calls.
+    >>> # The example of docs/stonk_market.md: Socktopus Ltd. (7) in the Exchange, player A calls.
     >>> score_round([[0, 0, 0, 0, 0, 0, 7, 0, 9], [2, 0, 5, 6, 0, 0, 0, 0, 0],
     ...              [2, 0, 0, 0, 2, 7, 0, 7, 0], [1, 5, 0, 1, 5, 0, 0, 1, 0]], 7, caller=0)
     [37, 16, 7, 14]
