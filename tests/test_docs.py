@@ -394,3 +394,29 @@ def test_at_most_five_lines_of_the_other_docs_give_a_clock_time():
              for line in doc.read_text().splitlines()
              if re.search(r"\b\d{1,2}:\d{2}\b.*UTC|UTC.*\b\d{1,2}:\d{2}\b", line)]
     assert len(lines) <= 5, "\n".join(lines)
+
+
+def test_every_stonk_envs_command_the_docs_show_parses(monkeypatch, tmp_path):
+    """Each ``stonk-envs`` line of a bash block has a subcommand, options and values the command line takes (files
+    it reads need not exist here; ``<game>`` stands for a game)."""
+    from stonk_envs import cli, cli_args
+    from stonk_envs.safe_load import TRUST_ENV
+
+    monkeypatch.setattr(cli_args, "input_file", str)
+    monkeypatch.setattr(cli_args, "input_dir", str)
+    monkeypatch.setenv(TRUST_ENV, "")  # --trust-file sets it; restored afterwards
+    monkeypatch.chdir(tmp_path)
+    parser = cli.build_parser()
+    refused, parsed = [], 0
+    for doc in REFERENCE_DOCS:
+        for language, body in code_blocks(doc.read_text()):
+            for line in body.replace("\\\n", " ").splitlines() if language in ("bash", "sh", "") else []:
+                words = shlex.split(re.split(r"\s#\s|\s\s+#", line)[0].replace("<game>", "stockpile"))
+                if words[:1] != ["stonk-envs"] or len(words) < 2 or words[1].endswith(":"):  # an error message
+                    continue
+                parsed += 1
+                try:
+                    parser.parse_args(words[1:])
+                except SystemExit:
+                    refused.append(f"{doc.name}: {line.strip()}")
+    assert parsed > 30 and not refused, "\n".join(refused)
