@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up .venv and run the package's main job: self-play training of a Stocks & Bombs policy
-# with the default config (the batched trainer, trainer: ppo), ending with its evaluation
-# against random and heuristic players.
+# with the shipped config configs/stocks_and_bombs.yaml (the batched trainer, trainer: ppo),
+# ending with its evaluation against random and heuristic players.
 # The run lives in runs/stocks_and_bombs; running this again resumes (or re-evaluates) it.
 # Extra arguments are config overrides, e.g. `bash scripts/main.sh total_timesteps=100000`.
 set -euo pipefail

@@ -3,7 +3,7 @@
 ``env(**config)`` is the AEC env with PettingZoo's standard wrappers, ``raw_env`` the AEC env
 without them, ``parallel_env`` the Parallel env, in which only the deciding seat's action is
 used. ``config`` takes the fields of :class:`StockpileConfig`. ``move_price`` and
-``final_scores`` are the pure rule functions of price movement (S13) and the end score (S14).
+``final_scores`` are the pure rule functions of price movement and the end score.
 """
 
 import stonk_envs.render  # noqa: F401  (registers the pictures of render_mode "rgb_array" and "human")

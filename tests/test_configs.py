@@ -1,5 +1,8 @@
 """Shipped configs are package data, found by name from any install; ``stonk-envs configs`` lists and copies them."""
 
+import os
+from pathlib import Path
+
 import pytest
 
 from stonk_envs import cli, configs
@@ -24,7 +27,7 @@ def test_a_name_a_name_with_suffix_and_a_path_find_the_same_file(tmp_path, monke
     assert load_config(str(own), ["total_timesteps=1"]).total_timesteps == 1
 
 
-@pytest.mark.parametrize("spec", ["chess", "configs/stocks_and_bombs.yaml", "stocks_and_bombs.yml"])
+@pytest.mark.parametrize("spec", ["chess", "my_configs/stocks_and_bombs.yaml", "stocks_and_bombs.yml"])
 def test_neither_a_file_nor_a_name_is_named_with_the_shipped_ones(spec):
     with pytest.raises(ValueError, match=rf"config file '{spec}' does not exist, and no shipped config has that name "
                        r"\(shipped: rllib_stockpile, .*stonk_market\)"):
@@ -58,3 +61,13 @@ def test_the_command_copies_and_never_overwrites(tmp_path, capsys):
 def test_the_command_names_an_unknown_config(capsys):
     assert cli.main(["configs", "chess"]) == 2
     assert capsys.readouterr().err.startswith("stonk-envs configs: error: no shipped config named 'chess'")
+
+
+def test_the_checkouts_configs_folder_links_each_shipped_config():
+    """``configs/`` at the top of a checkout holds one link per shipped config, to the packaged file: one copy."""
+    folder = Path(__file__).resolve().parents[1] / "configs"
+    links = sorted(folder.iterdir())
+    assert [link.name for link in links] == [f"{name}.yaml" for name in configs.names()]
+    for link in links:
+        assert link.is_symlink() and link.resolve() == configs.shipped_file(link.stem).resolve()
+        assert os.readlink(link) == f"../stonk_envs/configs/{link.name}"  # relative: the checkout may move

@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pictures", ("stonk_envs.render",)),
     ("envs", ("stonk_envs.stockpile_v0", "stonk_envs.stockpile_v1", "stonk_envs.stocks_and_bombs_v0",
               "stonk_envs.stocks_and_bombs_v1", "stonk_envs.stonk_market_v0", "stonk_envs.stonk_market_v1",
-              "stonk_envs.games_index", "stonk_envs.records")),
+              "stonk_envs.games_index", "stonk_envs.game_facts", "stonk_envs.records")),
     ("players", ("stonk_envs.policies",)),
     ("engine and adapters", ("stonk_envs.vector", "stonk_envs.single_agent")),
     ("evaluation and replay", ("stonk_envs.evaluation", "stonk_envs.replay")),

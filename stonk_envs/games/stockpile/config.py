@@ -1,4 +1,4 @@
-"""Stockpile settings: the defaults are the rulings S1-S16."""
+"""Stockpile settings: the defaults are the rules of docs/stockpile.md."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from stonk_envs.core.validation import (
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROUNDS_BY_PLAYERS = {3: 7, 4: 6, 5: 5}
-"""S2: rounds for each player count."""
+"""Rounds for each player count."""
 MAX_BID_VALUES = 16
 MAX_STOCK_PER_COMPANY = 15
 MAX_FEE_COPIES = 8
@@ -32,44 +32,44 @@ class StockpileConfig:
     """Options of a Stockpile game; every number of the rulings is one of these."""
 
     num_players: int = 4
-    """Players, 3-5 (S1)."""
+    """Players, 3-5."""
     rounds: int | None = None
-    """Rounds; None takes S2's count for the player count (3p 7, 4p 6, 5p 5)."""
+    """Rounds; None takes the count for the player count (3p 7, 4p 6, 5p 5)."""
     starting_cash: int = 20
-    """Cash of each player at the start, $K (S6)."""
+    """Cash of each player at the start, $K."""
     max_price: int = 10
-    """Top of the price track; stepping above it is a split (S3a, S3b)."""
+    """Top of the price track; stepping above it is a split."""
     start_price: int = 5
-    """Every company's starting price, and the price after a bankruptcy (S3a, S13)."""
+    """Every company's starting price, and the price after a bankruptcy."""
     split_reset: int = 6
-    """Price a company resets to when it splits (S13)."""
+    """Price a company resets to when it splits."""
     split_bonus: int = 10
-    """$K paid per card already in a split portfolio when its company splits again (S13)."""
+    """$K paid per card already in a split portfolio when its company splits again."""
     dividend_regular: int = 2
-    """$K per revealed regular card at a dividend (S13)."""
+    """$K per revealed regular card at a dividend."""
     dividend_split: int = 4
-    """$K per revealed split card at a dividend (S13)."""
+    """$K per revealed split card at a dividend."""
     majority_bonus: int = 10
-    """$K for a sole majority holder at the end (S14)."""
+    """$K for a sole majority holder at the end."""
     majority_tie_bonus: int = 5
-    """$K for each tied majority holder at the end (S14)."""
+    """$K for each tied majority holder at the end."""
     action_move: int = 2
-    """Price steps of a Stock Boom! (up) or Stock Bust! (down) card (S11)."""
+    """Price steps of a Stock Boom! (up) or Stock Bust! (down) card."""
     bid_values: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 20, 25)
-    """Values of a bidding track, $K, in the track's order: strictly increasing from 0 (S9). A
+    """Values of a bidding track, $K, in the track's order: strictly increasing from 0. A
     tuple or list (a list is stored as a tuple); a set is refused, as it has no order."""
     stock_per_company: int = 10
-    """Stock cards of each company in the market deck (S5)."""
+    """Stock cards of each company in the market deck."""
     fee_copies: int = 4
-    """Trading fee cards of each value $1K, $2K and $3K (S5)."""
+    """Trading fee cards of each value $1K, $2K and $3K."""
     action_copies: int = 4
-    """Stock Boom! cards, and as many Stock Bust! cards (S5)."""
+    """Stock Boom! cards, and as many Stock Bust! cards."""
     reward_mode: str = "win_loss"
     """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     reward_scale: float = 100.0
     """$K that count as 1.0 in the ``score_diff``, ``round_diff`` and ``round_diff_close`` modes."""
     memory: bool = True
-    """Append the perfect-recall public memory to the observation (S17); False keeps the
+    """Append the perfect-recall public memory to the observation; False keeps the
     observation without it (the layout before the memory was added)."""
 
     def __post_init__(self):
@@ -112,10 +112,10 @@ class StockpileConfig:
 
     @property
     def num_rounds(self) -> int:
-        """The rounds this game lasts (``rounds``, or S2's count)."""
+        """The rounds this game lasts (``rounds``, or the count for the player count)."""
         return ROUNDS_BY_PLAYERS[self.num_players] if self.rounds is None else self.rounds
 
     @property
     def deck_size(self) -> int:
-        """Cards in the market deck (80 by default, S5)."""
+        """Cards in the market deck (80 by default)."""
         return 6 * self.stock_per_company + 3 * self.fee_copies + 2 * self.action_copies

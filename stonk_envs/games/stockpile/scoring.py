@@ -1,4 +1,4 @@
-"""Public pure functions over the compiled core: price movement (S13) and the end score (S14)."""
+"""Public pure functions over the compiled core: price movement and the end score."""
 
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ def _int(name: str, value, low: int | None = None, high: int | None = None) -> i
 def move_price(
     price: int, steps: int, *, max_price: int = 10, split_reset: int = 6, start_price: int = 5
 ) -> tuple[int, int, bool]:
-    """Move a price ``steps`` spaces one at a time (negative: down), as S13 says.
+    """Move a price ``steps`` spaces one at a time (negative: down), with splits and bankruptcy.
 
     Returns ``(new_price, splits, bankrupt)``. Stepping above ``max_price`` is a split: the
     price resets to ``split_reset`` and the movement continues. Stepping below 1 is a
     bankruptcy: the price resets to ``start_price`` and the rest of the movement is lost.
 
-    >>> move_price(9, 4)   # the rule text's example: 10, split to 6, 7, 8
+    >>> move_price(9, 4)   # 10, split to 6, 7, 8 (docs/stockpile.md)
     (8, 1, False)
     >>> move_price(2, -3)
     (5, 0, True)
@@ -69,9 +69,9 @@ def final_scores(
     majority_bonus: int = 10,
     majority_tie_bonus: int = 5,
 ) -> list[int]:
-    """Each player's net worth in $K after the S14 settlement.
+    """Each player's net worth in $K after the end-of-game settlement.
 
-    ``prices`` has the six final prices (S3 company order); ``regular[p][c]`` and
+    ``prices`` has the six final prices (in company index order); ``regular[p][c]`` and
     ``split[p][c]`` are player p's regular and split cards of company c; ``cash[p]`` is p's
     cash and ``debts[p]`` its unpaid trading fees, $K (a total, or a list of the fees). The settlement adds majority
     bonuses (split cards count 2; a sole holder gets ``majority_bonus``, tied holders

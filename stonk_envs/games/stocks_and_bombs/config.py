@@ -1,4 +1,4 @@
-"""Stocks & Bombs settings: the defaults are the rulings B1-B7a."""
+"""Stocks & Bombs settings: the defaults are the rules of docs/stocks_and_bombs.md."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from stonk_envs.core.validation import INT32_MAX, check_bool, check_choice, chec
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 6
 ROUND_POINTS_HEADROOM = 100
-"""Above the most points one round can add (9), so the int32 totals never overflow (B7)."""
+"""Above the most points one round can add (9), so the int32 totals never overflow."""
 
 
 @dataclass(frozen=True)
@@ -17,17 +17,17 @@ class StocksAndBombsConfig:
     """Options of a Stocks & Bombs game."""
 
     num_players: int = 4
-    """Players, 4-6 (B1)."""
+    """Players, 4-6."""
     tick_cap: int = 100
-    """Ticks per round before it is scored with no caller (B7a)."""
+    """Ticks per round before it is scored with no caller."""
     round_cap: int = 30
-    """Rounds before the game ends regardless of totals (B7a)."""
+    """Rounds before the game ends regardless of totals."""
     points_to_win: int = 12
-    """The game ends after the round in which any total reaches this (B7)."""
+    """The game ends after the round in which any total reaches this."""
     reward_mode: str = "win_loss"
     """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     memory: bool = True
-    """Append the public memory (B8, 2026-12-01) to observations; False gives the layout without it."""
+    """Append the public memory to observations; False gives the layout without it."""
 
     def __post_init__(self):
         checked = {

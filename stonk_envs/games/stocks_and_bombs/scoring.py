@@ -1,4 +1,4 @@
-"""Scoring a hand-entered Stocks & Bombs table (ruling B6)."""
+"""Scoring a hand-entered Stocks & Bombs table."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def score_round(holdings: Sequence[Sequence[tuple[int, int]]], targets: Sequence
     3n must appear exactly once. ``targets[p]`` is p's target colour. A score may be
     negative; the running total's floor at 0 and the STOP penalty are applied by the game.
 
-    >>> # Blue (0) targets Yellow (1); the rule text's first example scores 1 for Blue.
+    >>> # Blue (0) targets Yellow (1): the example of docs/stocks_and_bombs.md scores 1 for Blue.
     >>> score_round([[(1, 1), (1, 2), (2, 3)], [(3, 1), (0, 2), (3, 3)],
     ...              [(0, 1), (2, 2), (1, 3)], [(2, 1), (0, 3), (3, 2)]], [1, 0, 2, 3])[0]
     1

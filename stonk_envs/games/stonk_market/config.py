@@ -1,4 +1,4 @@
-"""Stonk Market settings: the defaults are the rulings M1-M8."""
+"""Stonk Market settings: the defaults are the rules of docs/stonk_market.md."""
 
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ SUIT_NAMES = (
     "Socktopus Ltd.",
     "BioHippo",
 )
-"""The nine suits in the index order of M1a."""
+"""The nine suits, in index order."""
 
 SUIT_COUNTS = (5, 5, 5, 7, 7, 7, 7, 9, 9)
-"""Cards of each suit (M1a); 61 in all. Each player is dealt 60 // n of them: 20, 15, 12 or 10
-for 3-6 players (M1b), and the last card goes to the Exchange."""
+"""Cards of each suit; 61 in all. Each player is dealt 60 // n of them: 20, 15, 12 or 10
+for 3-6 players, and the last card goes to the Exchange."""
 
 MAX_CARD_POINTS = 2 * sum(SUIT_COUNTS)
-"""Above the highest round score without the STONKS bonus (M5), for the int32 totals' range."""
+"""Above the highest round score without the STONKS bonus, for the int32 totals' range."""
 
 
 @dataclass(frozen=True)
@@ -35,13 +35,13 @@ class StonkMarketConfig:
     """Options of a Stonk Market game."""
 
     num_players: int = 4
-    """Players, 3-6 (M1)."""
+    """Players, 3-6."""
     tick_cap: int = 300
-    """Ticks per round before it is scored with no caller (M7)."""
+    """Ticks per round before it is scored with no caller."""
     num_rounds: int = 3
-    """Rounds in a game, each dealt afresh (M8)."""
+    """Rounds in a game, each dealt afresh."""
     stonks_bonus: int = 5
-    """Points a valid STONKS call adds to the caller's round score (M5)."""
+    """Points a valid STONKS call adds to the caller's round score."""
     reward_mode: str = "win_loss"
     """One of ``win_loss``, ``score_diff``, ``round_diff``, ``round_diff_close`` (see stonk_envs.core.rewards)."""
     reward_scale: int = 20
@@ -51,7 +51,7 @@ class StonkMarketConfig:
     tick; below 1 it weighs a closing call's result less against playing the round out for its
     margin."""
     memory: bool = True
-    """Append the public memory (M9, 2026-12-01) to the observation; False gives the table as it
+    """Append the public memory to the observation; False gives the table as it
     stands only (the observation before the memory existed, same size and entries)."""
 
     def __post_init__(self):

@@ -77,8 +77,8 @@ OBSERVATION = Layout([
             ("num_rounds", "tick_cap", "tick_cap")),
     Section("majorities", "9", "1 where I hold a majority of the suit (more than half its cards)"),
     Section("strays", "9", "1 where I hold cards of the suit but no majority"),
-    Section("valid call", "1", "1 when every suit I hold is a majority: a STONKS call now would be valid (M5)"),
-    Section("my round score", "1", "my hand's M6 score with the current Exchange card, before any bonus",
+    Section("valid call", "1", "1 when every suit I hold is a majority: a STONKS call now would be valid"),
+    Section("my round score", "1", "my hand's round score with the current Exchange card, before any bonus",
             highest_hand_score, lowest_hand_score),
     Section("score after EXCHANGE", "9", "my round score (as above) if I now gave one card of suit s for the "
             "Exchange card (s becomes the Exchange's suit)", highest_hand_score, lowest_hand_score),

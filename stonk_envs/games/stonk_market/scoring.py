@@ -1,4 +1,4 @@
-"""Scoring a hand-entered Stonk Market table (rulings M5 and M6), through the compiled core."""
+"""Scoring a hand-entered Stonk Market table, through the compiled core."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def _hand_array(hand, name: str) -> np.ndarray:
 def is_all_majorities(hand: Sequence[int]) -> bool:
     """True when every suit in ``hand`` is a majority: more than half of that suit's cards.
 
-    ``hand`` is nine card counts in the suit order of M1a. This is what makes a STONKS call
-    valid (M5); an empty hand is trivially all majorities.
+    ``hand`` is nine card counts in suit index order. This is what makes a STONKS call
+    valid; an empty hand is trivially all majorities.
 
     >>> is_all_majorities([0, 0, 0, 0, 0, 0, 7, 0, 9])  # 7 Greedle, 9 BioHippo
     True
@@ -48,15 +48,15 @@ def score_round(
 ) -> list[int]:
     """Each player's round score, the STONKS bonus or the 0 of a false call included.
 
-    ``hands[p]`` is player p's nine card counts in the suit order of M1a, ``exchange_suit``
+    ``hands[p]`` is player p's nine card counts in suit index order, ``exchange_suit``
     the suit (0..8) of the card left in the Stonk Exchange, and ``caller`` the player who
     called STONKS (None: the round ended at the tick cap). The hands together may not hold
     more cards of a suit than it has; the Exchange card is not counted, so a table may give a
     hand a whole suit to show the Exchange's override. Per suit with c cards of T: -c for the Exchange's
-    suit, else 2c for all of them, c for a majority, 0 otherwise (M6). A valid call adds the
-    ``stonks_bonus`` (5); a false one scores the caller 0 (M5).
+    suit, else 2c for all of them, c for a majority, 0 otherwise. A valid call adds the
+    ``stonks_bonus`` (5); a false one scores the caller 0.
 
-    >>> # The rule text's example: Socktopus Ltd. (7) in the Exchange, player A calls.
+    >>> # The example of docs/stonk_market.md: Socktopus Ltd. (7) in the Exchange, player A calls.
     >>> score_round([[0, 0, 0, 0, 0, 0, 7, 0, 9], [2, 0, 5, 6, 0, 0, 0, 0, 0],
     ...              [2, 0, 0, 0, 2, 7, 0, 7, 0], [1, 5, 0, 1, 5, 0, 0, 1, 0]], 7, caller=0)
     [37, 16, 7, 14]
