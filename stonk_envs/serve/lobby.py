@@ -38,6 +38,16 @@ def player_counts(game: str) -> list[int]:
     return counts
 
 
+def option_kind(annotation: str) -> str | None:
+    """How the page asks for an option of this type: ``boolean``, ``number`` or ``text``; None for a list."""
+    kinds = set(annotation.replace(" ", "").split("|")) - {"None"}
+    if kinds == {"bool"}:
+        return "boolean"
+    if kinds <= {"int", "float"}:
+        return "number"
+    return "text" if kinds == {"str"} else None
+
+
 def catalogue() -> list[dict]:
     """Each game with its player counts, built-in players, whether it runs on a clock, and its options."""
     games = []
@@ -45,9 +55,9 @@ def catalogue() -> list[dict]:
         config = registry.spec(name).config_class()
         default = config()
         options = [
-            {"name": f.name, "default": getattr(default, f.name)}
+            {"name": f.name, "default": getattr(default, f.name), "kind": option_kind(str(f.type))}
             for f in dataclasses.fields(config)
-            if f.name != "num_players" and isinstance(getattr(default, f.name), (bool, int, float, str))
+            if f.name != "num_players" and option_kind(str(f.type))
         ]
         games.append({
             "name": name,

@@ -84,10 +84,11 @@ function fillGame() {
     const input = document.createElement("input");
     input.id = `option-${option.name}`;
     input.dataset.name = option.name;
-    input.dataset.kind = typeof option.default;
-    if (typeof option.default === "boolean") { input.type = "checkbox"; input.checked = option.default; }
-    else { input.value = option.default; input.size = 8; }
-    input.dataset.default = String(option.default);
+    input.dataset.kind = option.kind;
+    const shown = option.default === null ? "" : String(option.default);
+    if (option.kind === "boolean") { input.type = "checkbox"; input.checked = option.default; }
+    else { input.value = shown; input.size = 8; if (option.default === null) input.placeholder = "none"; }
+    input.dataset.default = shown;
     label.append(input);
     options.append(label);
   }
