@@ -9,6 +9,7 @@ its assets from the package, and a JSON API. A seat's requests carry its secret 
 | ``POST /api/tables`` | a new table (:meth:`Lobby.create`) |
 | ``POST /api/join`` | a free person's seat of ``{"table"}`` |
 | ``GET /api/state?table=ID&version=V`` | the seat's view once the table is past version ``V`` (a long poll) |
+| ``GET /api/picture?table=ID`` | the seat's view of the table drawn as a PNG |
 | ``POST /api/move`` | ``{"table", "key", "step"}``: the seat's move under ``key``, chosen at ``step`` |
 | ``POST /api/clock`` | ``{"table", "mode", "seconds", "paused"}``: the clock of a real-time table |
 | ``GET /api/records`` | the saved records |
@@ -31,7 +32,7 @@ MAX_BODY = 64 * 1024
 POLL_SECONDS = 15.0
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
 SECURITY = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
                                "script-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -116,6 +117,7 @@ class Handler(BaseHTTPRequestHandler):
             "/": lambda path, query: self.send(200, static_file("index.html"), "text/html; charset=utf-8"),
             "/api/games": lambda path, query: self.send_json(200, {"games": list(self.server.lobby.games.values())}),
             "/api/state": self.get_state,
+            "/api/picture": self.get_picture,
             "/api/records": lambda path, query: self.send_json(200, {"records": self.server.lobby.records()}),
             "/replay": self.get_replay,
         }
@@ -148,6 +150,10 @@ class Handler(BaseHTTPRequestHandler):
             raise Refused(400, f"version must be a whole number, got {version!r}")
         timeout = min(POLL_SECONDS, self.server.poll_seconds)
         self.send_json(200, table.wait_view(seat, None if version is None else int(version), timeout))
+
+    def get_picture(self, path: str, query: dict) -> None:
+        table, seat = self.server.lobby.seat(query.get("table"), self.token())
+        self.send(200, table.picture(seat), "image/png")
 
     def post_move(self, path: str, query: dict) -> None:
         body = self.object_body()

@@ -9,12 +9,14 @@ some seconds (their moves then wait). The game's record is saved when it ends or
 
 from __future__ import annotations
 
+import io
 import secrets
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from stonk_envs import records
 from stonk_envs.games.story import summary_lines, winners_line
@@ -22,6 +24,7 @@ from stonk_envs.games_index import game_module
 from stonk_envs.play.session import Played, legal_moves, recap, unavailable, wait_key
 from stonk_envs.policies import Policy, make_player
 from stonk_envs.policies.players import builtin_player_names
+from stonk_envs.render import draw, story
 from stonk_envs.serve.clock import Clock
 from stonk_envs.text import printable
 
@@ -249,6 +252,20 @@ class Table:
             finally:
                 self.asking[seat] -= 1
                 self._touch_seat(seat)
+
+    def picture(self, seat: int) -> bytes:
+        """``seat``'s view of the table drawn as a PNG (others' hidden cards as backs), with the last step's
+        moves as the seat may know them."""
+        with self.changed:
+            self._touch_seat(seat)
+            events, summary = [], []
+            if self.history:
+                last = self.history[-1]
+                events, summary = story(self.game, last.before, last.after, last.joint, last.voids, seat)
+            picture = draw(self.game, self.env.table.states, 0, seat, events, summary)
+        buffer = io.BytesIO()
+        Image.fromarray(picture).save(buffer, format="PNG")
+        return buffer.getvalue()
 
     def view(self, seat: int) -> dict:
         """What ``seat`` is shown: its own view of the table and nothing of the others' hidden cards."""

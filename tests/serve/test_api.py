@@ -4,6 +4,7 @@ ticks, and every game is saved as a record that replays."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -11,11 +12,14 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from stonk_envs.records import GameRecord, replay
+from stonk_envs.render import frame_size
 from stonk_envs.serve.server import STATIC, static_file
 from tests.serve.helpers import SHORT, Client, leaks, secret_lines, states_at
 
@@ -83,6 +87,13 @@ def test_two_people_each_receive_only_their_own_hidden_cards(served):
     assert status == 200 and done["ok"] == f"chose {start[0]['wait_key']}: wait"
     assert view_of(first, table_id)["chosen"] == start[0]["wait_key"]
     assert view_of(second, table_id)["chosen"] is None  # the first token moved its own seat only
+
+    request = urllib.request.Request(f"{base}/api/picture?table={table_id}", headers={"X-Seat-Token": first.token})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Type"] == "image/png"
+        picture = Image.open(io.BytesIO(response.read()))
+    assert picture.size == frame_size(table.game)
+    assert Client(base, "forged-token").raw("GET", f"/api/picture?table={table_id}")[0] == 403
 
     for token in ("", "forged-token", first.token[:-1] + ("A" if first.token[-1] != "A" else "B")):
         status, refused = Client(base, token).call("POST", "/api/move", {"table": table_id, "key": 0, "step": 0})

@@ -166,6 +166,7 @@ def test_one_whole_game_against_the_rule_players(browser, served, game):
     table = server.lobby.tables[table_id]
     assert table.names == ["person", *others]
     assert secret_lines(table.game, states_at(table, 0), 0)  # there are hidden cards to keep
+    page.wait_for_function("document.getElementById('picture').naturalWidth > 0")
     made = play_to_the_end(page, table, 0, random.Random(game), type_keys=2)
     assert made >= 2
     page.wait_for_function("document.getElementById('record').textContent.endsWith('.json')")

@@ -199,7 +199,8 @@ async function poll() {
 }
 
 function draw(view) {
-  const fresh = !state || state.step !== view.step;
+  const fresh = !state || state.step !== view.step || state.seat !== view.seat;
+  if (state && fresh && !$("message").classList.contains("error")) say("");
   state = view;
   document.body.dataset.step = view.step;
   document.body.dataset.over = view.over || view.stopped || Boolean(view.failure);
@@ -211,6 +212,7 @@ function draw(view) {
     $("free-seats").textContent = view.free_seats.map((p) => `player_${p}`).join(", ");
   }
   $("view").textContent = view.view;
+  if (fresh) loadPicture();
   $("void").textContent = view.void ? `your move was void: ${view.void}` : "";
   $("left-out").textContent = view.left_out ? `(${view.left_out} earlier moves left out)` : "";
   const since = $("since");
@@ -238,6 +240,18 @@ function draw(view) {
   for (const button of $("seat-tabs").querySelectorAll("button")) {
     button.classList.toggle("to-act", view.waiting_for.some((w) => String(w.seat) === button.dataset.seat));
   }
+}
+
+async function loadPicture() {
+  const held = current.seats[current.index];
+  try {
+    const response = await fetch(`/api/picture?table=${encodeURIComponent(current.table)}`, {headers: {"X-Seat-Token": held.token}});
+    if (!response.ok) return;
+    const old = $("picture").src;
+    $("picture").src = URL.createObjectURL(await response.blob());
+    $("picture").hidden = false;
+    if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+  } catch (_) { /* the view in words stays; the next step brings a new picture */ }
 }
 
 function drawMoves(view, fresh) {
