@@ -77,9 +77,10 @@ class Handler(BaseHTTPRequestHandler):
     # reading -----------------------------------------------------------------------
     def body(self) -> object:
         length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
-            raise Refused(411, "a request with a body must say its length (Content-Length)")
-        if int(length) > MAX_BODY:
+        if length is None or not length.isdigit() or int(length) > MAX_BODY:
+            self.close_connection = True  # the body is not read: the connection cannot carry another request
+            if length is None or not length.isdigit():
+                raise Refused(411, "a request with a body must say its length (Content-Length)")
             raise Refused(413, f"the request body is {length} bytes; at most {MAX_BODY} are read")
         data = self.rfile.read(int(length))
         try:

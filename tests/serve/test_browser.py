@@ -157,6 +157,8 @@ def replay_on_the_page(page, record: GameRecord) -> None:
 
 @pytest.mark.parametrize("game", list(SHORT))
 def test_one_whole_game_against_the_rule_players(browser, served, game):
+    from playwright.sync_api import expect
+
     server, base = served
     elsewhere: list[str] = []
     page = offline_page(browser, base, elsewhere)
@@ -167,6 +169,11 @@ def test_one_whole_game_against_the_rule_players(browser, served, game):
     assert table.names == ["person", *others]
     assert secret_lines(table.game, states_at(table, 0), 0)  # there are hidden cards to keep
     page.wait_for_function("document.getElementById('picture').naturalWidth > 0")
+    if game == "stocks_and_bombs":  # the connection lost and back: the page says so and the seat plays on
+        page.context.set_offline(True)
+        expect(page.locator("#message")).to_contain_text("lost the connection to the server", timeout=30_000)
+        page.context.set_offline(False)
+        expect(page.locator("#message")).to_have_text("connection back", timeout=30_000)
     made = play_to_the_end(page, table, 0, random.Random(game), type_keys=2)
     assert made >= 2
     page.wait_for_function("document.getElementById('record').textContent.endsWith('.json')")
