@@ -38,6 +38,9 @@ class Clock:
         """Change the mode, the tick's length and the pause; a timed tick keeps the time it has run."""
         mode, seconds = check_clock(mode, seconds)
         now = time.monotonic()
+        if mode != self.mode:  # a tick that waited so far starts its time now
+            self.started = now
+            self.paused_at = now if self.paused else None
         if paused and not self.paused:
             self.paused_at = now
         elif self.paused and not paused:
