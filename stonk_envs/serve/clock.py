@@ -30,7 +30,7 @@ class Clock:
     mode: str = WAIT
     seconds: float = 5.0
     paused: bool = False
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=lambda: time.monotonic())
     """When the current tick began (``time.monotonic``); moved on by a pause so the tick keeps its time left."""
     paused_at: float | None = None
 
