@@ -1,11 +1,12 @@
 """Play in the browser: a local web server whose page starts games against players or other people.
 
 The page lets you choose a game, the player count, your seat(s) and who holds the others
-(heuristic, basic, random, a saved policy file, or people at other browsers, who join by the
-table's link), then play: your own view of the table, what happened since your last move, and
-your legal moves as buttons under the same keys as stonk-envs play. The real-time games tick on
-a clock you can pause or set, or wait for every move. Every game is saved as a record, which the
-page replays. Hidden cards stay on the server: each browser gets only its own seat's view.
+(heuristic, random or the game's other rule-based players, a saved policy file, or people at
+other browsers, who join by the table's link), then play: your own view of the table, what
+happened since your last move, and your legal moves as buttons under the same keys as
+stonk-envs play. The real-time games tick on a clock you can pause or set, or wait for every
+move. Every game is saved as a record, which the page replays. Hidden cards stay on the
+server: each browser gets only its own seat's view.
 """
 
 from __future__ import annotations

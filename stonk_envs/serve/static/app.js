@@ -205,6 +205,7 @@ function draw(view) {
   document.body.dataset.step = view.step;
   document.body.dataset.over = view.over || view.stopped || Boolean(view.failure);
   $("title").textContent = `${view.game} - player_${view.seat} (you), table ${view.table}, step ${view.step + 1}`;
+  $("players").textContent = "seats: " + view.players.map((name, p) => `player_${p} ${p === view.seat ? "you" : name}`).join(", ");
   const share = view.free_seats.length > 0;
   $("share").hidden = !share;
   if (share) {
