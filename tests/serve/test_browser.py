@@ -125,20 +125,21 @@ def play_to_the_end(page, table, seat: int, rng: random.Random, type_keys: int =
         made += 1
 
 
-def click_a_move(page, rng: random.Random) -> bool:
-    """Wait for the seat's move (False: the game ended instead), click a legal one and wait until the page
-    shows it chosen or the step passed."""
+def click_a_move(page, rng: random.Random) -> str | None:
+    """Wait for a seat's move (None: the game ended instead), click a legal one and wait until the page
+    shows it chosen or the step passed; returns the seat that moved (``player_K``)."""
     page.wait_for_function(
         "document.body.dataset.over === 'true' || (!document.getElementById('move-box').hidden && "
         "document.querySelector('#moves button.move') && !document.querySelector('#moves button.chosen'))")
     if page.evaluate("document.body.dataset.over") == "true":
-        return False
+        return None
     step = page.evaluate("document.body.dataset.step")
+    seat = page.inner_text("#title").split(" ")[2]
     keys = page.eval_on_selector_all("#moves button.move", "bs => bs.map(b => b.dataset.key)")
     page.click(f"#moves button.move[data-key='{rng.choice(keys)}']")
     page.wait_for_function(f"document.querySelector('#moves button.chosen') || document.body.dataset.step !== '{step}'"
                            " || document.body.dataset.over === 'true'")
-    return True
+    return seat
 
 
 def replay_on_the_page(page, record: GameRecord) -> None:
@@ -199,7 +200,7 @@ def test_two_browsers_at_one_table_each_receive_only_their_own_cards(browser, se
     second.wait_for_function("document.getElementById('title').textContent.startsWith('stonk_market - player_1 (you)')")
     table = server.lobby.tables[table_id]
     rng = random.Random(0)
-    while click_a_move(first, rng) | click_a_move(second, rng):
+    while (click_a_move(first, rng) is not None) | (click_a_move(second, rng) is not None):
         pass
     for seat, page in enumerate((first, second)):
         page.wait_for_function("document.body.dataset.over === 'true'")
@@ -208,4 +209,21 @@ def test_two_browsers_at_one_table_each_receive_only_their_own_cards(browser, se
         assert mine  # ... among them this seat's own hand, which this page does show
         assert mine[0].replace(f"player_{seat}:", f"player_{seat} (you):") in page.evaluate("window.received")[0]
         assert check_received(page, table, seat) >= 2
+    assert elsewhere == []
+
+
+def test_one_browser_holding_two_seats_goes_to_the_seat_whose_move_it_is(browser, served):
+    server, base = served
+    elsewhere: list[str] = []
+    page = offline_page(browser, base, elsewhere)
+    table_id = start_game(page, base, "stocks_and_bombs", ["you", "you", "heuristic", "heuristic"])
+    table = server.lobby.tables[table_id]
+    tabs = page.eval_on_selector_all("#seat-tabs button", "bs => bs.map(b => b.textContent)")
+    assert tabs == ["player_0", "player_1"]
+    rng = random.Random(1)
+    seats_played = []
+    while (seat := click_a_move(page, rng)) is not None:
+        seats_played.append(seat)
+    assert table.over and set(seats_played) == {"player_0", "player_1"}
+    assert len(seats_played) == 2 * len(table.history)  # both seats moved in every tick, from one page
     assert elsewhere == []

@@ -8,6 +8,7 @@ let current = null; // {table, seats: [{seat, token}], index}
 let state = null; // the latest view of the current seat
 let pollId = 0; // a new poll loop ends the older one
 let keyBuffer = "";
+let drawnMoves = ""; // what the move buttons show now
 let clockLeftAt = null; // {left, at} for the countdown
 
 // -- talking to the server ---------------------------------------------------------
@@ -233,8 +234,8 @@ function draw(view) {
   $("waiting").textContent = view.over || view.stopped ? "" : waiting.length ? `waiting for ${waiting.join(", ")}` : "";
   if (view.failure) say(view.failure, true);
   else if (view.stopped && !view.over) say("the game was stopped before its end; its record is saved");
-  // with several seats in this browser, go to the one whose move it is
-  if (!view.to_act && current.seats.length > 1) {
+  // with several seats in this browser, go to one whose move it is once this one has moved
+  if ((!view.to_act || view.chosen !== null) && current.seats.length > 1) {
     const next = current.seats.findIndex((held) => view.waiting_for.some((w) => w.seat === held.seat));
     if (next >= 0 && next !== current.index) switchSeat(next);
   }
@@ -258,9 +259,16 @@ async function loadPicture() {
 function drawMoves(view, fresh) {
   const box = $("moves");
   if (fresh) { keyBuffer = ""; $("key").value = ""; }
-  box.textContent = "";
   $("move-box").hidden = !view.to_act;
   const filter = $("filter").value.trim().toLowerCase();
+  // the same moves keep their buttons (a click in progress is not lost); only the chosen one changes
+  const signature = JSON.stringify([view.table, view.seat, view.step, filter, view.moves]);
+  if (signature === drawnMoves) {
+    for (const button of box.querySelectorAll("button.move")) button.classList.toggle("chosen", +button.dataset.key === view.chosen);
+    return;
+  }
+  drawnMoves = signature;
+  box.textContent = "";
   for (const move of view.moves) {
     if (filter && !move.name.toLowerCase().includes(filter) && String(move.key) !== filter) continue;
     const button = document.createElement("button");
