@@ -27,6 +27,7 @@ SUBCOMMANDS = {
     "liveliness": "stonk_envs.evaluation.liveliness_cli",
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",
+    "serve": "stonk_envs.serve.cli",
     "soak": "stonk_envs.soak.cli",
     "train": "stonk_envs.training.cli",
     "train-rllib": "stonk_envs.integrations.rllib_train",

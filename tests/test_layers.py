@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("training", ("stonk_envs.training",)),
     ("other libraries' trainers", ("stonk_envs.integrations",)),
     ("tools", ("stonk_envs.convert", "stonk_envs.play", "stonk_envs.bench", "stonk_envs.soak", "stonk_envs.demo",
-               "stonk_envs.configs_cli")),
+               "stonk_envs.configs_cli", "stonk_envs.serve")),
     ("command line", ("stonk_envs.cli",)),
     ("training scripts", (SCRIPTS,)),
 ]

@@ -122,9 +122,8 @@ class Session:
             self.console.rule(f"[bold]player_{seat} ({self.seats[seat].name}), your move[/]")
             self.console.input(f"pass the keyboard to player_{seat} and press Enter ")
             self.console.clear()
-        table = self.env.table
-        moves = {int(a): self.game.name_action(table.states, 0, seat, int(a)) for a in np.flatnonzero(table.mask(seat))}
-        default = next((a for a, name in moves.items() if name == "wait"), None)
+        moves = legal_moves(self.game, self.env.table.states, seat, self.env.table.mask(seat))
+        default = wait_key(moves)
         self.console.print(self.view(seat))
         self.console.print(menu(moves))
         prompt = f"[bold]player_{seat}[/] move (a key{', Enter waits' if default is not None else ''}): "
@@ -140,35 +139,27 @@ class Session:
 
     def unavailable(self, seat: int, action: int) -> str:
         """Why the move under key ``action`` cannot be played now (a hint for the menu)."""
+        what, why = unavailable(self.game, self.env.table.states, seat, action)
         if not 0 <= action < self.game.num_actions:
-            return f"[red]there is no move {action}[/]: keys run from 0 to {self.game.num_actions - 1}; {HELP}"
-        states = self.env.table.states
-        name = escape(self.game.describe_action(seat, action))
-        why = escape(self.game.why_illegal(states, 0, seat, action))
-        return f"[red]move {action} ({name}) is not available now[/]: {why}"
+            why += f"; {HELP}"
+        return f"[red]{escape(what)}[/]: {escape(why)}"
 
     def view(self, seat: int) -> Panel:
         """``seat``'s view of the table, and the moves since its last turn as that seat may know them."""
         table = self.env.table
         parts = [Text(self.game.render(table.states, 0, seat))]
-        moves, summaries = [], []
-        for step in self.history[self.seen[seat] :]:
-            lines = step_lines(self.game, step.before, step.after, step.joint, step.voids, seat)
-            moves += lines
-            summaries += step.summary
-            mine = [line for line in lines if line.startswith(f"player_{seat}: ") and " - VOID: " in line]
-            if mine:
-                parts.insert(0, Text(f"your move was void: {mine[0].split(' - VOID: ', 1)[1]}", "bold red"))
+        told = recap(self.game, self.history[self.seen[seat] :], seat, MOVES_SHOWN)
         self.seen[seat] = len(self.history)
-        if moves:
-            shown = moves[-MOVES_SHOWN:]
-            skipped = f"({len(moves) - len(shown)} earlier moves left out)\n" if len(moves) > len(shown) else ""
+        if told.void:
+            parts.insert(0, Text(f"your move was void: {told.void}", "bold red"))
+        if told.moves:
+            skipped = f"({told.left_out} earlier moves left out)\n" if told.left_out else ""
             block = Text("since your last move:\n" + skipped, "cyan")
-            for k, line in enumerate(shown):
+            for k, line in enumerate(told.moves):
                 block.append(("\n" if k else "") + line, "bold red" if " - VOID: " in line else "cyan")
             parts += [Text(""), block]
-        if summaries:
-            parts += [Text(""), Text("\n".join(summaries), "yellow")]
+        if told.summaries:
+            parts += [Text(""), Text("\n".join(told.summaries), "yellow")]
         return Panel(Group(*parts), title=f"{self.game_name} - player_{seat} ({self.seats[seat].name})", expand=False)
 
     def scores_table(self, record: records.GameRecord) -> Table:
@@ -187,6 +178,52 @@ class Session:
                 "winner" if scores[p] == best else "",
             )
         return out
+
+
+@dataclass
+class Recap:
+    """What a seat is told of the steps since its last move, as it may know them."""
+
+    moves: list[str]
+    """The latest moves (``player_2: bid $6K on pile 2``; void ones end in ``- VOID: <why>``)."""
+    left_out: int
+    """How many earlier moves ``moves`` leaves out."""
+    summaries: list[str]
+    """The rounds scored and, at the end, the winners."""
+    void: str | None
+    """Why the seat's own move was void (its latest void move), else None."""
+
+
+def recap(game, steps: list[Played], seat: int, shown: int) -> Recap:
+    """The steps' moves (the latest ``shown`` of them) and summaries as ``seat`` may know them."""
+    moves, summaries, void = [], [], None
+    for step in steps:
+        lines = step_lines(game, step.before, step.after, step.joint, step.voids, seat)
+        moves += lines
+        summaries += step.summary
+        mine = [line for line in lines if line.startswith(f"player_{seat}: ") and " - VOID: " in line]
+        if mine:
+            void = mine[0].split(" - VOID: ", 1)[1]
+    kept = moves[-shown:] if shown else []
+    return Recap(kept, len(moves) - len(kept), summaries, void)
+
+
+def legal_moves(game, states: np.ndarray, seat: int, mask: np.ndarray) -> dict[int, str]:
+    """``seat``'s legal moves (``mask``) under their keys, the action numbers, in words."""
+    return {int(a): game.name_action(states, 0, seat, int(a)) for a in np.flatnonzero(mask)}
+
+
+def wait_key(moves: dict[int, str]) -> int | None:
+    """The key of the move that waits (the real-time games), None when there is none."""
+    return next((a for a, name in moves.items() if name == "wait"), None)
+
+
+def unavailable(game, states: np.ndarray, seat: int, action: int) -> tuple[str, str]:
+    """``(what, why)``: why the move under key ``action`` cannot be played by ``seat`` now."""
+    if not 0 <= action < game.num_actions:
+        return f"there is no move {action}", f"keys run from 0 to {game.num_actions - 1}"
+    name = game.describe_action(seat, action)
+    return f"move {action} ({name}) is not available now", game.why_illegal(states, 0, seat, action)
 
 
 def menu(moves: dict[int, str]) -> Columns:

@@ -90,6 +90,16 @@ def write_html(
     total: int,
     players: list[str] | None = None,
 ) -> Path:
+    """Write :func:`html_page` to ``path``."""
+    page = html_page(title, moments, pictures, total, players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def html_page(
+    title: str, moments: list[Moment], pictures: list[np.ndarray], total: int, players: list[str] | None = None
+) -> str:
     """One self-contained page: who sat where, the pictures inline, a slider, play/pause, and each
     step's moves (void ones marked) and round summary in words."""
     steps = [
@@ -101,14 +111,11 @@ def write_html(
         if players
         else "who held them was not recorded"
     )
-    page = (
+    return (
         PAGE.replace("__TITLE__", html.escape(title))
         .replace("__SEATS__", html.escape(seats))
         .replace("__STEPS__", json.dumps(steps).replace("</", "<\\/"))
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
-    return path
 
 
 PAGE = """<!DOCTYPE html>
