@@ -132,3 +132,17 @@ def test_no_training_key_is_marked_as_one_trainers_only():
     for text in ((ROOT / "docs" / "training.md").read_text(), (ROOT / "docs" / "config_keys.md").read_text(),
                  Path(config.__file__).read_text()):
         assert not re.search(r"(ppo|sb3) only|[Tt]rainer (ppo|sb3)\b|needs trainer=", text)
+
+
+def test_the_champions_cards_are_what_the_index_gives():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("write_champion_docs", ROOT / "scripts" / "write_champion_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = (ROOT / "docs" / "champions.md").read_text()
+    from stonk_envs import champions
+
+    assert sorted(m["game"] for m in module.block("card").finditer(text)) == champions.games()
+    assert module.page(text) == text, (
+        "docs/champions.md's cards differ from the champions index; run python scripts/write_champion_docs.py")
