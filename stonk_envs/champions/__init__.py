@@ -23,8 +23,9 @@ FOLDER = Path(__file__).resolve().parent
 INDEX = FOLDER / "index.json"
 
 
-def read_index(path: Path = INDEX) -> dict:
-    """``{game: entry}`` from the index; ``ValueError`` when it is not a champions index."""
+def read_index(path: Path | None = None) -> dict:
+    """``{game: entry}`` from the index (the package's by default); ``ValueError`` when it is not one."""
+    path = path or INDEX
     try:
         data = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as error:
