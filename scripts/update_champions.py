@@ -10,7 +10,7 @@ SHA-256, player count, training command (the shipped config plus every key the r
 the run's final evaluation, and the result file and seed that measure it: ``results/<config>.json``
 (``--result``). When that file holds the seed, its policy must be this one (else the script stops)
 and its figures are copied into the index, so the card reads them from an installed package too.
-Last, the cards in docs/champions.md are rewritten (``scripts/write_champion_docs.py``).
+Last, docs/champions.md's cards and the game's leaderboard are rewritten (``scripts/write_champion_docs.py``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.game} champion: {champions.FOLDER / entry['file']} ({entry['sha256'][:12]}), "
           f"from {run_dir}; result {entry['result']['file']} seed {entry['result']['seed']}: "
           f"{'measured' if entry['measured'] else 'not measured yet'}")
-    return write_docs()
+    return write_docs(args.game)
 
 
 def train(config: str, game: str, seed: int | None, overrides: list[str]) -> Path:
@@ -154,11 +154,12 @@ def commit() -> str:
     return head.strip() + ("+changes" if dirty else "")
 
 
-def write_docs() -> int:
+def write_docs(game: str) -> int:
+    """Rewrite docs/champions.md's cards, and the leaderboard of ``game``."""
     spec = importlib.util.spec_from_file_location("write_champion_docs", ROOT / "scripts" / "write_champion_docs.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.main(["--leaderboards"])
+    return module.main(["--leaderboards", game])
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 """Write the champions' cards, and with ``--leaderboards`` their reference leaderboards, into docs/champions.md.
 
-    python scripts/write_champion_docs.py [--check] [--leaderboards]
+    python scripts/write_champion_docs.py [--check] [--leaderboards [GAME ...]]
 
 A card sits between ``<!-- card: GAME -->`` and ``<!-- /card -->``: what ``stonk-envs card champion --game
 GAME`` prints, written from the champions index. A leaderboard sits between ``<!-- leaderboard: GAME -->``
 and ``<!-- /leaderboard -->``: what ``stonk-envs leaderboard --game GAME`` prints; it plays games, so it is
-written only with ``--leaderboards``. ``--check`` writes nothing and fails when a card differs from the
-index (as the docs test does).
+written only with ``--leaderboards`` (the named games', or every one). ``--check`` writes nothing and fails
+when a card differs from the index (as the docs test does).
 """
 
 from __future__ import annotations
@@ -45,9 +45,12 @@ def leaderboard(game: str) -> str:
     return fenced(board(game, [], LEADERBOARD_GAMES, 0, command=words).table())
 
 
-def rewrite(text: str, kind: str, body: Callable[[str], str]) -> str:
-    """``text`` with each ``kind`` block's body written by ``body(game)``."""
-    return block(kind).sub(lambda m: m.group(1) + body(m["game"]) + m.group(4), text)
+def rewrite(text: str, kind: str, body: Callable[[str], str], games: list[str] | None = None) -> str:
+    """``text`` with each ``kind`` block's body written by ``body(game)`` (only the blocks of ``games`` if given)."""
+    def write(m: re.Match) -> str:
+        return m.group(1) + body(m["game"]) + m.group(4) if games is None or m["game"] in games else m.group(0)
+
+    return block(kind).sub(write, text)
 
 
 def page(text: str) -> str:
@@ -58,7 +61,8 @@ def page(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="write nothing; fail when a card differs from the index")
-    parser.add_argument("--leaderboards", action="store_true", help="also play and write the leaderboards")
+    parser.add_argument("--leaderboards", nargs="*", default=None, metavar="GAME",
+                        help="also play and write the leaderboards of these games (none named: every one)")
     args = parser.parse_args(argv)
     text = PAGE.read_text()
     written = page(text)
@@ -68,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 1
         return 0
-    if args.leaderboards:
-        written = rewrite(written, "leaderboard", leaderboard)
+    if args.leaderboards is not None:
+        written = rewrite(written, "leaderboard", leaderboard, args.leaderboards or None)
     PAGE.write_text(written)
     return 0
 

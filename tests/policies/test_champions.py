@@ -121,7 +121,7 @@ def test_exploit_targets_the_champions_file_under_its_name():
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--policy", "champion"], "--policy champion needs --game: the games with one: stockpile"),
+    (["--policy", "champion"], f"--policy champion needs --game: the games with one: {', '.join(sorted(INDEX))}"),
     (["--policy", "champion", "--game", GAME, "--num-players", "5"],
      "the stockpile champion plays 4 players (its policy's seat layout), not 5"),
 ])

@@ -29,7 +29,7 @@ def script(tmp_path, monkeypatch):
     monkeypatch.setattr(champions, "FOLDER", folder)
     monkeypatch.setattr(champions, "INDEX", folder / "index.json")
     monkeypatch.setattr(module, "ROOT", tmp_path)
-    monkeypatch.setattr(module, "write_docs", lambda: 0)
+    monkeypatch.setattr(module, "write_docs", lambda game: 0)
     return module
 
 
