@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from stonk_envs import __version__, champions, registry
+from stonk_envs.core.validation import SEED_MAX, check_int
+from stonk_envs.evaluation import MAX_GAMES
 from stonk_envs.evaluation.report import EvaluationReport, summarise
 from stonk_envs.evaluation.runner import play_seatings, player_names
 from stonk_envs.evaluation.stats import share_interval
@@ -135,6 +137,7 @@ def head_to_head(names: list[str], seatings: np.ndarray, scores: np.ndarray) -> 
 def leaderboard(game: str, added: list[str], num_games: int, seed: int = 0, num_players: int | None = None,
                 command: str = "") -> Leaderboard:
     """Rate the ``added`` player specs (saved policy files) against the pool of ``game``."""
+    num_games, seed = check_int("num_games", num_games, 1, MAX_GAMES), check_int("seed", seed, 0, SEED_MAX)
     num_players = default_num_players(game) if num_players is None else make_game(game, num_players).num_players
     pool = reference_pool(game, num_players)
     doubled = sorted(set(pool) & set(added)) or sorted({a for a in added if added.count(a) > 1})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from pathlib import Path
 
 from stonk_envs.cli_args import add_game, add_trust_file, player, positive, seed
 
@@ -44,8 +45,6 @@ def command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from stonk_envs.evaluation.leaderboard import leaderboard
 
     for spec in args.add:

@@ -89,3 +89,12 @@ def test_bad_input_exits_2_with_one_line_naming_it(args, message, policy, tmp_pa
     err = capsys.readouterr().err
     assert err.startswith(f"stonk-envs leaderboard: error: {message.format(other=other, policy=policy)}")
     assert err.count("\n") == 1
+
+
+def test_the_python_api_checks_its_counts_and_leaves_out_a_champion_of_another_count():
+    from stonk_envs.evaluation.leaderboard import leaderboard
+
+    with pytest.raises(ValueError, match=r"^num_games must be 1\.\.1000000000, got 0$"):
+        leaderboard("stockpile", [], 0)
+    board = leaderboard("stockpile", [], 3, num_players=3)  # the champion plays 4: the pool at 3 has none
+    assert (board.pool, board.report.num_players) == (["random#1", "heuristic", "random#2"], 3)
