@@ -18,12 +18,14 @@ from stonk_envs.extras import extra_for, needs_extra_message
 
 SUBCOMMANDS = {
     "bench": "stonk_envs.bench.cli",
+    "card": "stonk_envs.evaluation.card_cli",
     "configs": "stonk_envs.configs_cli",
     "convert": "stonk_envs.convert",
     "crossplay": "stonk_envs.evaluation.crossplay_cli",
     "demo": "stonk_envs.demo",
     "evaluate": "stonk_envs.evaluation.cli",
     "exploit": "stonk_envs.training.exploit_cli",
+    "leaderboard": "stonk_envs.evaluation.leaderboard_cli",
     "liveliness": "stonk_envs.evaluation.liveliness_cli",
     "play": "stonk_envs.play.cli",
     "replay": "stonk_envs.replay.cli",

@@ -91,11 +91,13 @@ def test_a_command_that_needs_no_extra_runs_and_one_that_needs_one_names_it():
         "from stonk_envs import cli\n"
         "assert cli.main(['configs']) == 0\n"
         "assert cli.main(['demo', '--game', 'stockpile', '--every', '1000']) == 0\n"
+        "assert cli.main(['card', 'champion', '--game', 'stockpile']) == 0\n"
         "status = cli.main(['train', '--config', 'stocks_and_bombs'])\n"
         "print('train exit', status)\n"
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "final scores" in done.stdout and "train exit 2" in done.stdout
+    assert "final scores" in done.stdout and "stockpile champion: stonk_envs/champions/" in done.stdout
+    assert "train exit 2" in done.stdout
     assert done.stderr.strip() == ("stonk-envs train: error: this command needs the training extra: "
                                    "pip install 'stonk_envs[training]'")
 

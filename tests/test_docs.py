@@ -423,3 +423,17 @@ def test_every_stonk_envs_command_the_docs_show_parses(monkeypatch, tmp_path):
                 except SystemExit:
                     refused.append(f"{doc.name}: {line.strip()}")
     assert parsed > 30 and not refused, "\n".join(refused)
+
+
+def test_the_champions_cards_are_what_the_index_gives():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("write_champion_docs", ROOT / "scripts" / "write_champion_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = (ROOT / "docs" / "champions.md").read_text()
+    from stonk_envs import champions
+
+    assert sorted(m["game"] for m in module.block("card").finditer(text)) == champions.games()
+    assert module.page(text) == text, (
+        "docs/champions.md's cards differ from the champions index; run python scripts/write_champion_docs.py")

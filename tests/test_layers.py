@@ -19,8 +19,9 @@ PACKAGE = "stonk_envs"
 SCRIPTS = "training"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("stonk_envs", "stonk_envs.compiled_cache", "stonk_envs.extras", "stonk_envs.files", "stonk_envs.registry",
-              "stonk_envs.configs", "stonk_envs.safe_load", "stonk_envs.text")),
+    ("base", ("stonk_envs", "stonk_envs.champions", "stonk_envs.compiled_cache", "stonk_envs.extras",
+              "stonk_envs.files", "stonk_envs.registry", "stonk_envs.configs", "stonk_envs.safe_load",
+              "stonk_envs.text")),
     ("rules", ("stonk_envs.core",)),
     ("games", ("stonk_envs.games", "stonk_envs.cli_args")),
     ("pictures", ("stonk_envs.render",)),

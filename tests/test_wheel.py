@@ -1,6 +1,7 @@
-"""The wheel a pip user gets: only the ``stonk_envs`` package, with its shipped configs; installed outside the
-checkout, it trains from a shipped config's name, and installed without extras in a fresh venv it gives the envs,
-the engine, Gymnasium's ``make``/``make_vec``, the CLI's help and the commands that need no extra."""
+"""The wheel a pip user gets: only the ``stonk_envs`` package, with its shipped configs and champions, under
+10 MB; installed outside the checkout, it trains from a shipped config's name and plays a champion, and installed
+without extras in a fresh venv it gives the envs, the engine, Gymnasium's ``make``/``make_vec``, the CLI's help and
+the commands that need no extra."""
 
 import os
 import re
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from stonk_envs import cli
+from stonk_envs import champions, cli
 from stonk_envs import configs as shipped
 from tests.training.test_ppo import TINY
 
@@ -49,6 +50,7 @@ print("base paths ok")
 """What ``pip install stonk_envs`` must give: the envs, the engine and Gymnasium's ``make`` and ``make_vec``."""
 
 
+MAX_WHEEL_BYTES = 10 * 1024 * 1024
 LOCAL = (".git", ".venv", "build", "dist", "runs", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis")
 """What a checkout holds beyond its sources: not copied to the build."""
 
@@ -68,15 +70,18 @@ def wheel(tmp_path_factory) -> Path:
 
 
 @pytest.mark.slow
-def test_the_wheel_holds_only_the_package_and_its_configs(wheel):
+def test_the_wheel_holds_only_the_package_its_configs_and_champions_under_10_mb(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names if ".dist-info/" not in name} == {"stonk_envs"}
     files = {f"stonk_envs/configs/{name}.yaml" for name in shipped.names()}
     assert "stonk_envs/configs/stocks_and_bombs.yaml" in files and files <= set(names)
+    packaged = {f"stonk_envs/champions/{entry['file']}" for entry in champions.read_index().values()}
+    assert packaged and packaged | {"stonk_envs/champions/index.json"} <= set(names)
+    assert wheel.stat().st_size < MAX_WHEEL_BYTES
 
 
 @pytest.mark.slow
-def test_the_installed_wheel_trains_from_a_config_name_outside_the_checkout(wheel, tmp_path):
+def test_the_installed_wheel_trains_from_a_config_name_and_plays_a_champion_outside_the_checkout(wheel, tmp_path):
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "--quiet",
                     "--target", str(site), str(wheel)], check=True, capture_output=True)
@@ -91,6 +96,12 @@ def test_the_installed_wheel_trains_from_a_config_name_outside_the_checkout(whee
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (run_dir / "policy.zip").is_file()
+    game = champions.games()[0]
+    played = subprocess.run([sys.executable, "-m", "stonk_envs.cli", "evaluate", "--game", game, "--players",
+                             "champion", *["random"] * (champions.default_num_players(game) - 1), "--games", "4",
+                             "--no-plot", "--no-progress", "--out", str(tmp_path / "evaluate")],
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert played.returncode == 0 and "\nchampion " in played.stdout, played.stderr[-2000:]
 
 
 @pytest.mark.slow
@@ -119,6 +130,9 @@ def test_the_wheel_without_extras_gives_the_envs_the_engine_and_the_cli(wheel, t
         assert helped.returncode == 0 and f"stonk-envs {name}" in helped.stdout, (name, helped.stderr[-2000:])
     demo = run(command, "demo", "--game", GAME, "--every", "1000")
     assert demo.returncode == 0 and "final scores" in demo.stdout, demo.stderr[-2000:]
+    card = run(command, "card", "champion", "--game", champions.games()[0])
+    assert card.returncode == 0 and f"sha256       {champions.read_index()[champions.games()[0]]['sha256']}" in (
+        card.stdout), card.stderr[-2000:]
     train = run(command, "train", "--config", GAME)
     assert (train.returncode, train.stderr) == (
         2, "stonk-envs train: error: this command needs the training extra: pip install 'stonk_envs[training]'\n")

@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         type=player,
         default=None,
-        help="random, heuristic or a policy file, one per seat (default: heuristic, then random in every other seat)",
+        help="random, heuristic, champion (the game's packaged trained policy) or a policy file, one per seat "
+        "(default: heuristic, then random in every other seat)",
     )
     parser.add_argument("--games", type=positive, default=1000, help="games to play (default: %(default)s)")
     parser.add_argument("--num-players", type=positive, default=None, help="seats (default: the game's default)")

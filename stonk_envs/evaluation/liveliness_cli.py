@@ -20,7 +20,8 @@ EXTRA = "evaluation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--player", required=True, type=player, help="random, heuristic, basic or a policy file")
+    parser.add_argument("--player", required=True, type=player,
+                        help="random, heuristic, basic, champion (with --game) or a policy file")
     add_game(parser, default_text="the policy file's game; stocks_and_bombs for a built-in player")
     parser.add_argument("--num-players", type=positive, default=None,
                         help="seats (default: the policy file's, else the game's default)")
@@ -38,11 +39,13 @@ def run(args: argparse.Namespace) -> int:
     from stonk_envs.evaluation.liveliness import compare, format_table
     from stonk_envs.evaluation.output import prepare_folder
     from stonk_envs.policies.checkpoint import read_metadata
+    from stonk_envs.policies.players import policy_file
 
     try:
         game, num_players, env_config = args.game, args.num_players, dict(args.env)
-        if Path(args.player).exists():
-            meta = read_metadata(args.player)
+        saved = policy_file(args.player, game)
+        if saved is not None:
+            meta = read_metadata(saved)
             if game is not None and game != meta["game"]:
                 raise ValueError(f"{args.player} is a policy for {meta['game']!r}, not for {game!r}")
             if env_config:

@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -99,19 +100,64 @@ def run_tournament(
 
     ``save=(choice, folder)`` writes the records of the chosen games into ``folder``.
     """
+    played = play_seatings(game, players, seatings, num_players, env_config, seed, workers, progress,
+                           keep_actions=save is not None)
+    if save is not None:
+        choice, folder = save
+        chosen = choice.select(played.scores, seatings)
+        save_games(folder, chosen, make_game(game, num_players, env_config), player_names(players), seatings,
+                   played.seeds, played.actions, played.scores, played.rewards)
+        extra = {**(extra or {}), "records": {"folder": str(folder), "games": chosen}}
+    return summarise(
+        player_names(players),
+        seatings,
+        played.scores,
+        played.rewards,
+        game=game,
+        num_players=num_players,
+        num_games=len(seatings),
+        seed=seed,
+        env_config=env_config,
+        seconds=played.seconds,
+        extra={"workers": workers, **(extra or {})},
+    )
+
+
+@dataclass(frozen=True)
+class Played:
+    """The games of a tournament: per game its seed, final scores and summed rewards (per seat), and its actions
+    when kept; the seconds they took."""
+
+    seeds: np.ndarray
+    scores: np.ndarray
+    rewards: np.ndarray
+    actions: list
+    seconds: float
+
+
+def play_seatings(
+    game: str,
+    players: Sequence[PlayerSpec],
+    seatings: np.ndarray,
+    num_players: int,
+    env_config: dict,
+    seed: int,
+    workers: int,
+    progress: bool,
+    keep_actions: bool = False,
+) -> Played:
+    """Play one game per row of ``seatings`` (entries per seat), in chunks, over ``workers`` processes."""
     num_games = len(seatings)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if workers > 1 and any(isinstance(p, Policy) for p in players):
         raise ValueError("Policy objects can only be played with workers=1; pass specs (paths) for workers > 1")
-    names = player_names(players)
     resolved = resolve_players(players, game, num_players)
     game_obj = make_game(game, num_players, env_config)
     seeds = np.random.default_rng(seed).integers(0, 2**63, size=num_games)
     chunks = [range(start, min(start + CHUNK_GAMES, num_games)) for start in range(0, num_games, CHUNK_GAMES)]
     scores = np.zeros((num_games, num_players))
     rewards = np.zeros((num_games, num_players))
-    keep = save is not None
     actions: list = [None] * num_games
     started = time.perf_counter()
     with tqdm(total=num_games, disable=not progress, unit="game", desc=f"{game}") as bar:
@@ -119,7 +165,7 @@ def run_tournament(
             for k, chunk in enumerate(chunks):
                 result = play_batch(
                     game_obj, resolved, seatings[chunk], seeds[chunk], np.random.default_rng([seed, k]), bar.update,
-                    keep_actions=keep,
+                    keep_actions=keep_actions,
                 )
                 scores[chunk], rewards[chunk] = result.scores, result.rewards
                 actions[chunk.start : chunk.stop] = result.actions or [None] * len(chunk)
@@ -129,7 +175,7 @@ def run_tournament(
                 futures = {
                     pool.submit(
                         _play_chunk, game, num_players, env_config, [str(p) for p in players],
-                        seatings[chunk], seeds[chunk], [seed, k], keep,
+                        seatings[chunk], seeds[chunk], [seed, k], keep_actions,
                     ): chunk
                     for k, chunk in enumerate(chunks)
                 }
@@ -138,21 +184,4 @@ def run_tournament(
                     scores[chunk], rewards[chunk], kept = future.result()
                     actions[chunk.start : chunk.stop] = kept or [None] * len(chunk)
                     bar.update(len(chunk))
-    if save is not None:
-        choice, folder = save
-        chosen = choice.select(scores, seatings)
-        save_games(folder, chosen, game_obj, names, seatings, seeds, actions, scores, rewards)
-        extra = {**(extra or {}), "records": {"folder": str(folder), "games": chosen}}
-    return summarise(
-        names,
-        seatings,
-        scores,
-        rewards,
-        game=game,
-        num_players=num_players,
-        num_games=num_games,
-        seed=seed,
-        env_config=env_config,
-        seconds=time.perf_counter() - started,
-        extra={"workers": workers, **(extra or {})},
-    )
+    return Played(seeds, scores, rewards, actions, time.perf_counter() - started)

@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         type=cli_args.player,
         default=["heuristic"],
-        help="heuristic, random, a saved policy file or human (another person at this keyboard), "
+        help="heuristic, random, champion (the game's packaged trained policy), a saved policy file or human "
+        "(another person at this keyboard), "
         "one per other seat in seat order; one spec fills every other seat (default: heuristic)",
     )
     parser.add_argument(

@@ -34,8 +34,9 @@ def test_every_built_in_name_makes_a_legal_player_of_its_game():
 
 
 def test_bad_specs_are_named(tmp_path):
-    with pytest.raises(ValueError, match=r"'champion': not one of \['random', 'heuristic'\] for stockpile"):
-        make_player("champion", "stockpile", 4)
+    with pytest.raises(ValueError, match=r"'grandmaster': not one of \['random', 'heuristic', 'champion'\] for "
+                                         "stockpile"):
+        make_player("grandmaster", "stockpile", 4)
     with pytest.raises(ValueError, match="nor an existing policy file"):
         make_player(str(tmp_path / "missing.zip"), "stocks_and_bombs", 4)
     with pytest.raises(ValueError, match="a player is a built-in player's name, a path or a Policy, got 3"):
