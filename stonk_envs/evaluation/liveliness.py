@@ -12,6 +12,8 @@ numbers show it, beside the same for the heuristic's table:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from stonk_envs.evaluation.tournament import play_batch
@@ -45,7 +47,8 @@ def liveliness(
     scores = play_batch(game_obj, [policy], seatings, seeds, np.random.default_rng(seed)).scores
     sole = decided(game_obj, scores)
     return {
-        "player": player if isinstance(player, str) else policy.name,
+        "player": Path(player).name if isinstance(player, str) and Path(player).exists() else
+        player if isinstance(player, str) else policy.name,
         "games": int(num_games),
         "num_players": n,
         "points_per_game": float(scores.mean()),

@@ -56,6 +56,7 @@ def test_the_command_reads_a_policy_files_game_and_writes_its_report(tmp_path, c
     report = json.loads((out / "liveliness.json").read_text())
     assert (report["game"], report["num_players"], report["player"]["games"]) == ("stockpile", 3, 6)
     assert report["reference"]["player"] == "heuristic"
+    assert report["player"]["player"] == "policy_0000000003.pt"  # a file by its name
     assert "points/game" in capsys.readouterr().out
 
 
