@@ -12,6 +12,7 @@ server: each browser gets only its own seat's view.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -28,6 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--records", type=cli_args.output_dir, default=Path("runs") / "serve",
                         help="folder the game records are saved in (default: runs/serve)")
     cli_args.add_trust_file(parser)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
               "can open the page, start games and replay the saved records; seats are guarded by their tokens, "
               "but the traffic is plain HTTP", file=sys.stderr)
     print(f"stonk-envs serve: open http://{shown}:{port}/ (records in {args.records}; Ctrl-C stops)", flush=True)
+    for stop in (signal.SIGINT, signal.SIGTERM):  # also when started with SIGINT ignored, as in the background
+        signal.signal(stop, _interrupt)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

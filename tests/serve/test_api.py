@@ -121,8 +121,8 @@ def test_bad_requests_get_clear_errors_and_the_game_goes_on(served):
         "chess": "unknown game 'chess'; choose one of ['stockpile', 'stocks_and_bombs', 'stonk_market']",
         "seats": "stockpile is played by 3 to 5 players: give one spec per seat, got 2",
         "nobody": "no seat is yours: mark at least one seat 'you'",
-        "stranger": "cannot start the table: unknown player 'stranger': not one of ['random', 'heuristic'] for "
-                    "stockpile nor an existing policy file or folder",
+        "stranger": "cannot start the table: unknown player 'stranger': not one of ['random', 'heuristic', "
+                    "'champion'] for stockpile nor an existing policy file or folder",
         "seed": "seed must be empty or a whole number in 0..9223372036854775807, got -1",
     }
     requests = {

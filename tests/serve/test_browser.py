@@ -189,11 +189,13 @@ def test_one_whole_game_against_the_rule_players(browser, served, game):
 
 
 def test_two_browsers_at_one_table_each_receive_only_their_own_cards(browser, served):
+    from playwright.sync_api import expect
+
     server, base = served
     elsewhere: list[str] = []
     first = offline_page(browser, base, elsewhere)
     table_id = start_game(first, base, "stonk_market", ["you", "person", "heuristic"])
-    assert first.input_value("#share-link") == f"{base}/#join={table_id}"
+    expect(first.locator("#share-link")).to_have_value(f"{base}/#join={table_id}")  # filled once the table shows
     second = offline_page(browser, base, elsewhere)
     second.goto(first.input_value("#share-link"))
     second.wait_for_selector("#table:not([hidden])")
