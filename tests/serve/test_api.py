@@ -246,6 +246,10 @@ def test_the_command_prints_the_address_and_warns_off_this_machine(tmp_path, hos
         assert Client(f"http://127.0.0.1:{port}").raw("GET", "/")[0] == 200
     finally:
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=120)  # a loaded machine may still be compiling the page's game
+        try:
+            out, err = process.communicate(timeout=120)  # a loaded machine may still be compiling the page's game
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
     assert process.returncode == 0 and "stopping: games in progress are saved unfinished" in out
     assert ("warning: listening on 0.0.0.0, not only on this machine" in err) == warned
