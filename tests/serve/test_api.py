@@ -142,6 +142,7 @@ def test_bad_requests_get_clear_errors_and_the_game_goes_on(served):
     _, joined = anyone.call("POST", "/api/join", {"table": table_id})
     other = Client(base, joined["seats"][0]["token"])
     table = server.lobby.tables[table_id]
+    view_of(other, table_id)  # the other person has just asked: not away, however slow the machine
     view = view_of(me, table_id)
     assert view["to_act"] and view["waiting_for"] == [{"seat": 0, "name": "person", "away": False}]
     legal = {move["key"] for move in view["moves"]}
