@@ -46,9 +46,9 @@ def liveliness(
     seatings = np.zeros((num_games, n), np.int64)
     scores = play_batch(game_obj, [policy], seatings, seeds, np.random.default_rng(seed)).scores
     sole = decided(game_obj, scores)
+    label = policy.name if not isinstance(player, str) else Path(player).name if Path(player).exists() else player
     return {
-        "player": Path(player).name if isinstance(player, str) and Path(player).exists() else
-        player if isinstance(player, str) else policy.name,
+        "player": label,
         "games": int(num_games),
         "num_players": n,
         "points_per_game": float(scores.mean()),

@@ -81,7 +81,7 @@ class LeagueVecEnv(SelfPlayVecEnv):
         self.selfplay.holders[:] = LEARNER
 
     # the view keeps the learner seats, the episode statistics and the counts
-    learner_seat = property(lambda self: self.selfplay.seats, lambda self, value: self._set_seats(value))
+    learner_seat = property(lambda self: self.selfplay.seats, lambda self, value: self.selfplay.set_seats(value))
     episode_return = property(lambda self: self.selfplay.episode_return,
                               lambda self, value: setattr(self.selfplay, "episode_return", value))
     episode_length = property(lambda self: self.selfplay.episode_length,
@@ -181,9 +181,3 @@ class LeagueVecEnv(SelfPlayVecEnv):
         key, as runs have called them since the league was written."""
         in_use = sorted(self.members_in_use(), key=lambda code: SeatHolder.from_code(code).key)
         self.selfplay.seat_players(self.selfplay.holders, {code: self.league.player(code) for code in in_use})
-
-    def _set_seats(self, seats: np.ndarray) -> None:
-        view = self.selfplay
-        view.seats = np.asarray(seats, dtype=np.int64).copy()
-        view.is_opponent[:] = True
-        view.is_opponent[view.rows, view.seats] = False

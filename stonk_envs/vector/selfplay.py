@@ -49,15 +49,13 @@ class SelfPlay:
     ):
         n, p = engine.num_envs, engine.num_players
         learner_seat = check_optional_int("learner_seat", learner_seat, 0, p - 1)
-        self.seats = np.arange(n) % p if learner_seat is None else np.full(n, learner_seat)
         self.engine = engine
         self.rotate_seats = check_bool("rotate_seats", rotate_seats)
         self.rng = np.random.default_rng(check_seed("seed", seed))
         self.pending_seed = seed
         """Deals the first games when the first :meth:`reset` names no seed."""
         self.rows = np.arange(n)
-        self.is_opponent = np.ones((n, p), np.bool_)
-        self.is_opponent[self.rows, self.seats] = False
+        self.set_seats(np.arange(n) % p if learner_seat is None else np.full(n, learner_seat))
         self.episode_return = np.zeros(n, np.float64)
         self.episode_length = np.zeros(n, np.int64)
         self.steps_played = 0
@@ -65,6 +63,13 @@ class SelfPlay:
         self.opponent_calls = 0
         """Opponent policy calls (one per policy per engine step, however many seats it plays)."""
         self.set_opponent(opponent if opponent is not None else RandomPolicy())
+
+    def set_seats(self, seats: np.ndarray) -> None:
+        """Make ``seats[i]`` the learner seat of slot ``i`` (the other seats are the opponents')."""
+        e = self.engine
+        self.seats = np.asarray(seats, dtype=np.int64).copy()
+        self.is_opponent = np.ones((e.num_envs, e.num_players), np.bool_)
+        self.is_opponent[self.rows, self.seats] = False
 
     def set_opponent(self, opponent: Policy) -> None:
         """Play every non-learner seat with ``opponent`` from the next step on."""
